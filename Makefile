@@ -1,0 +1,46 @@
+# One command serves, one command tests; both create .venv with the machine's python3.
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+PORT ?= 8000
+WORKERS ?= $(shell nproc 2>/dev/null || echo 2)
+
+.PHONY: serve test lint typecheck openapi bench clean install install-test
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+# Editable installs, so the service finds the repository's scenarios/ folder.
+$(VENV)/.installed: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e .
+	touch $@
+
+$(VENV)/.installed-test: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $(VENV)/.installed $@
+
+install: $(VENV)/.installed
+install-test: $(VENV)/.installed-test
+
+serve: install
+	PORT=$(PORT) $(BIN)/dune-adjudicator serve --port $(PORT) --workers $(WORKERS)
+
+test: install-test
+	$(BIN)/python -m pytest
+	$(BIN)/ruff check adjudicator api tests bench
+	$(BIN)/mypy --strict adjudicator
+
+lint: install-test
+	$(BIN)/ruff check adjudicator api tests bench
+	$(BIN)/ruff format --check adjudicator api tests bench
+	$(BIN)/mypy --strict adjudicator
+
+openapi: install
+	$(BIN)/flask --app api:create_app openapi write --format json openapi/openapi.json
+
+bench: install-test
+	$(BIN)/python bench/run.py
+
+clean:
+	rm -rf $(VENV) *.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -1,0 +1,21 @@
+"""Reading the YAML files packaged under adjudicator/data (never anything outside the package)."""
+
+from __future__ import annotations
+
+from importlib import resources
+from typing import Any
+
+import yaml
+
+try:  # the C loader is several times faster; fall back where libyaml is absent
+    _Loader: type[yaml.SafeLoader] = yaml.CSafeLoader
+except AttributeError:  # pragma: no cover - depends on the PyYAML build
+    _Loader = yaml.SafeLoader
+
+
+def read_text(name: str) -> str:
+    return resources.files("adjudicator").joinpath("data").joinpath(name).read_text(encoding="utf-8")
+
+
+def load_yaml(name: str) -> Any:
+    return yaml.load(read_text(name), Loader=_Loader)  # noqa: S506 - a safe loader

@@ -1,0 +1,198 @@
+"""The static catalog: factions, leaders, territories, homeworlds, skills and treachery cards.
+
+Loaded once from `data/catalog.yaml`. Strengths and other printed facts always come from here,
+never from a snapshot.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cache
+from types import MappingProxyType
+from typing import Any
+
+from ._data import load_yaml
+from .errors import RegisterError
+from .vocabulary import CardCategory, TerritoryType
+
+BASE = "base"
+
+
+@dataclass(frozen=True, slots=True)
+class Faction:
+    id: str
+    name: str
+    expansion: str
+    homeworld: str
+    starting_spice: int
+    free_revival: int
+    hand_limit: int
+    forces_total: int
+    elite_forces: int
+    elite_name: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Leader:
+    id: str
+    name: str
+    faction: str
+    strength: int | None
+    traitor_card: bool
+    advanced_only: bool = False
+    separate_disc: bool = False
+    strength_rule: str | None = None
+    aliases: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Territory:
+    id: str
+    name: str
+    type: TerritoryType
+    sectors: tuple[int, ...]
+    storm_protected: bool
+    worm_protected: bool
+    spice_blow: tuple[int, int] | None
+    expansion: str
+    variant: str | None = None
+
+    @property
+    def is_stronghold(self) -> bool:
+        return self.type is TerritoryType.STRONGHOLD
+
+    @property
+    def has_sectors(self) -> bool:
+        return bool(self.sectors)
+
+
+@dataclass(frozen=True, slots=True)
+class Homeworld:
+    id: str
+    name: str
+    faction: str
+    advanced_only: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Skill:
+    id: str
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class CardKind:
+    kind: str
+    name: str
+    category: CardCategory
+    roles: frozenset[str]
+    copies: Mapping[str, int]
+    deck: str
+    max_copies: int | None = None
+    cache_copies: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
+    variant: str | None = None
+
+    def copies_in(self, expansions: frozenset[str]) -> int:
+        """How many physical copies exist with these expansions (deck plus Richese cache)."""
+        sets = expansions | {BASE}
+        total = sum(n for s, n in self.copies.items() if s in sets)
+        if self.max_copies is not None:
+            total = min(total, self.max_copies)
+        return total + sum(n for s, n in self.cache_copies.items() if s in sets)
+
+    def available_in(self, expansions: frozenset[str], variants: frozenset[str]) -> bool:
+        if self.variant is not None and self.variant not in variants:
+            return False
+        return self.copies_in(expansions) > 0
+
+
+@dataclass(frozen=True, slots=True)
+class Catalog:
+    expansions: Mapping[str, str]
+    variants: Mapping[str, str]  # variant id -> the expansion it needs
+    factions: Mapping[str, Faction]
+    leaders: Mapping[str, Leader]
+    territories: Mapping[str, Territory]
+    homeworlds: Mapping[str, Homeworld]
+    skills: Mapping[str, Skill]
+    cards: Mapping[str, CardKind]
+
+    def leaders_of(self, faction: str) -> tuple[Leader, ...]:
+        return tuple(
+            leader for leader in self.leaders.values() if leader.faction == faction and not leader.separate_disc
+        )
+
+
+def _freeze(mapping: dict[str, Any]) -> Mapping[str, Any]:
+    return MappingProxyType(mapping)
+
+
+def _build(raw: dict[str, Any]) -> Catalog:
+    try:
+        factions = {f["id"]: Faction(**f) for f in raw["factions"]}
+        leaders = {
+            entry["id"]: Leader(**{**entry, "aliases": tuple(entry.get("aliases") or ())})
+            for entry in raw["leaders"]
+        }
+        territories = {
+            t["id"]: Territory(
+                id=t["id"],
+                name=t["name"],
+                type=TerritoryType(t["type"]),
+                sectors=tuple(t["sectors"]),
+                storm_protected=bool(t["storm_protected"]),
+                worm_protected=bool(t["worm_protected"]),
+                spice_blow=(t["spice_blow"]["sector"], t["spice_blow"]["amount"]) if t["spice_blow"] else None,
+                expansion=t["expansion"],
+                variant=t.get("variant"),
+            )
+            for t in raw["territories"]
+        }
+        homeworlds = {h["id"]: Homeworld(**h) for h in raw["homeworlds"]}
+        skills = {s["id"]: Skill(**s) for s in raw["skills"]}
+        cards = {
+            c["kind"]: CardKind(
+                kind=c["kind"],
+                name=c["name"],
+                category=CardCategory(c["category"]),
+                roles=frozenset(c["roles"]),
+                copies=_freeze(dict(c["copies"])),
+                deck=c["deck"],
+                max_copies=c.get("max_copies"),
+                cache_copies=_freeze(dict(c.get("cache_copies") or {})),
+                variant=c.get("variant"),
+            )
+            for c in raw["treachery_cards"]
+        }
+        expansions = {e["id"]: e["name"] for e in raw["expansions"]}
+        variants = {v["id"]: v["expansion"] for v in raw["variants"]}
+    except (KeyError, TypeError, ValueError) as exc:  # a packaging defect, reported plainly
+        raise RegisterError(f"catalog.yaml is malformed: {exc!r}") from exc
+    return Catalog(
+        expansions=_freeze(expansions),
+        variants=_freeze(variants),
+        factions=_freeze(factions),
+        leaders=_freeze(leaders),
+        territories=_freeze(territories),
+        homeworlds=_freeze(homeworlds),
+        skills=_freeze(skills),
+        cards=_freeze(cards),
+    )
+
+
+@cache
+def catalog() -> Catalog:
+    """The catalog, parsed once per process."""
+    return _build(load_yaml("catalog.yaml"))
+
+
+def card_kind(card_id: str) -> str:
+    """The kind of a card id: the id up to `#` (`shield#2` -> `shield`)."""
+    return card_id.split("#", 1)[0]
+
+
+def catalog_as_dict() -> dict[str, Any]:
+    """The raw catalog data, for serving and digesting."""
+    data: dict[str, Any] = load_yaml("catalog.yaml")
+    return data

@@ -1,0 +1,134 @@
+"""The engine's entry points: adjudicate an action, list options, view a snapshot.
+
+Each action type has one handler; types the wire contract names but no module handles yet are
+answered `illegal` with the violation `not-implemented`, never an error.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+from .errors import InvalidRequest, Problem
+from .moritani import retention_options
+from .registers import check_interpretations, tracing
+from .results import Adjudication, NextStep, OptionList, Provenance, View, Violation, rulings_of
+from .secrecy import redact
+from .snapshot import Decision, Snapshot
+from .validation import validate_snapshot
+from .vocabulary import ActionType, DecisionType, RulingStatus
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """A proposed action: a kebab-case type, the acting player where one acts, and its choices."""
+
+    type: ActionType
+    player: str | None = None
+    fields: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+
+    @classmethod
+    def from_dict(cls, raw: Mapping[str, Any]) -> Action:
+        rest = {k: v for k, v in raw.items() if k not in ("type", "player")}
+        return cls(ActionType(raw["type"]), raw.get("player"), MappingProxyType(rest))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": self.type.value, "player": self.player, **self.fields}
+
+
+@dataclass(frozen=True, slots=True)
+class Context:
+    """What a handler may consult besides the snapshot and the action."""
+
+    interpretations: Mapping[str, str]
+    viewer: str | None
+
+
+Handler = Callable[[Snapshot, Action, Context], Adjudication]
+
+# action type -> handler; the battle, Moritani, Duke Vidal, skills and Extortion modules register here.
+HANDLERS: dict[ActionType, Handler] = {}
+
+# decision type -> the rule function listing its options
+DECISION_OPTIONS: dict[str, Callable[[Decision], list[dict[str, Any]]]] = {
+    DecisionType.MORITANI_RETENTION.value: retention_options,
+}
+
+
+def load_snapshot(raw: Mapping[str, Any], root: str = "/snapshot") -> Snapshot:
+    """Build a snapshot from wire data and check its consistency (raises `InvalidSnapshot`)."""
+    return validate_snapshot(Snapshot.from_dict(raw), root)
+
+
+def _check_faction(snapshot: Snapshot, faction: str | None, path: str, what: str) -> list[Problem]:
+    if faction is None or faction in snapshot.factions:
+        return []
+    return [Problem(path, "faction-not-in-game", f"the {what} {faction!r} is not a faction in this game")]
+
+
+def _decision_options(snapshot: Snapshot, player: str | None = None) -> tuple[dict[str, Any] | None, list[dict[str, Any]]]:
+    decision = snapshot.pending
+    if decision is None:
+        return None, []
+    enumerate_options = DECISION_OPTIONS.get(decision.type)
+    options = enumerate_options(decision) if enumerate_options is not None else []
+    if player is not None:
+        options = [o for o in options if o.get("player") == player]
+    return decision.to_dict(), options
+
+
+def adjudicate(
+    snapshot: Snapshot,
+    action: Action,
+    interpretations: Mapping[str, str] | None = None,
+    viewer: str | None = None,
+) -> Adjudication:
+    """Rule on one proposed action against a consistent snapshot."""
+    chosen = dict(interpretations or {})
+    check_interpretations(chosen)
+    problems = _check_faction(snapshot, action.player, "/action/player", "player")
+    problems += _check_faction(snapshot, viewer, "/viewer", "viewer")
+    if problems:
+        raise InvalidRequest(problems)
+    handler = HANDLERS.get(action.type)
+    if handler is not None:
+        return handler(snapshot, action, Context(MappingProxyType(chosen), viewer))
+    with tracing() as trace:
+        decision, options = _decision_options(snapshot)
+    return Adjudication(
+        status=RulingStatus.ILLEGAL,
+        outcome=None,
+        next=NextStep(decision, tuple(options)),
+        violations=(
+            Violation(
+                code="not-implemented",
+                message=f"this engine version does not adjudicate {action.type.value!r} yet",
+                path="/action/type",
+            ),
+        ),
+        rulings=rulings_of(trace),
+        alternatives=(),
+        provenance=Provenance(MappingProxyType(chosen)),
+    )
+
+
+def list_options(snapshot: Snapshot, player: str | None = None) -> OptionList:
+    """The legal options at the snapshot's open decision, for every player or one."""
+    problems = _check_faction(snapshot, player, "/player", "player")
+    if problems:
+        raise InvalidRequest(problems)
+    with tracing() as trace:
+        decision, options = _decision_options(snapshot, player)
+    return OptionList(decision, tuple(options), rulings_of(trace), Provenance())
+
+
+def view(snapshot: Snapshot, viewer: str | None) -> View:
+    """The snapshot as `viewer` may see it; `None` is a spectator."""
+    problems = _check_faction(snapshot, viewer, "/viewer", "viewer")
+    if problems:
+        raise InvalidRequest(problems)
+    with tracing() as trace:
+        wire, redacted = redact(snapshot, viewer)
+    return View(viewer, wire, tuple(redacted), rulings_of(trace), Provenance())

@@ -1,0 +1,327 @@
+"""The sources, rules and questions registers (DESIGN §6) and the tracing of rules that ran.
+
+Every rule function is decorated with `@rule("dotted.id")`. Calling it inside `tracing()` records
+its id, so a response's `rulings` are exactly the rules that actually ran, in the order they first ran.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from functools import cache, wraps
+from types import MappingProxyType
+from typing import Any, ParamSpec, TypeVar
+
+from ._data import load_yaml
+from .errors import RegisterError, UnknownInterpretation, UnknownRegisterEntry, Problem
+from .vocabulary import Evidence, PageKind
+
+
+@dataclass(frozen=True, slots=True)
+class Citation:
+    source: str
+    page_kind: PageKind
+    page: int | None = None
+    timestamp: str | None = None
+    section: str | None = None
+    note: str | None = None
+
+    @classmethod
+    def from_dict(cls, raw: Mapping[str, Any]) -> Citation:
+        return cls(
+            source=raw["source"],
+            page_kind=PageKind(raw["page_kind"]),
+            page=raw.get("page"),
+            timestamp=None if raw.get("timestamp") is None else str(raw["timestamp"]),
+            section=raw.get("section"),
+            note=raw.get("note"),
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"source": self.source, "page_kind": self.page_kind.value}
+        for key in ("page", "timestamp", "section", "note"):
+            value = getattr(self, key)
+            if value is not None:
+                out[key] = value
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Source:
+    id: str
+    title: str
+    publisher: str
+    kind: str
+    edition: str
+    page_kind: PageKind
+    note: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "id": self.id,
+            "title": self.title,
+            "publisher": self.publisher,
+            "kind": self.kind,
+            "edition": self.edition,
+            "page_kind": self.page_kind.value,
+        }
+        if self.note:
+            out["note"] = self.note
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    id: str
+    area: str
+    title: str
+    claim: str
+    evidence: Evidence
+    citations: tuple[Citation, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "area": self.area,
+            "title": self.title,
+            "claim": self.claim,
+            "evidence": self.evidence.value,
+            "citations": [c.to_dict() for c in self.citations],
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    id: str
+    label: str
+    consequence: str
+    citations: tuple[Citation, ...]
+    implemented: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "label": self.label,
+            "consequence": self.consequence,
+            "citations": [c.to_dict() for c in self.citations],
+            "implemented": self.implemented,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Question:
+    id: str
+    area: str
+    title: str
+    question: str
+    origin: Mapping[str, Any]
+    choices: tuple[Choice, ...]
+    default: str | None
+    default_evidence: Evidence | None
+    why: str
+
+    def choice(self, choice_id: str) -> Choice | None:
+        return next((c for c in self.choices if c.id == choice_id), None)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "area": self.area,
+            "title": self.title,
+            "question": self.question,
+            "origin": dict(self.origin),
+            "choices": [c.to_dict() for c in self.choices],
+            "implemented": [c.id for c in self.choices if c.implemented],
+            "default": self.default,
+            "default_evidence": None if self.default_evidence is None else self.default_evidence.value,
+            "why": self.why,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Registers:
+    sources: Mapping[str, Source]
+    rules: Mapping[str, Rule]
+    questions: Mapping[str, Question]
+    digest: str = field(default="")
+
+
+def _citations(raw: Any, where: str) -> tuple[Citation, ...]:
+    if not isinstance(raw, list):
+        raise RegisterError(f"{where}: citations must be a list")
+    return tuple(Citation.from_dict(c) for c in raw)
+
+
+def _load() -> Registers:
+    raw_sources = load_yaml("sources.yaml")
+    raw_rules = load_yaml("rules.yaml")
+    raw_questions = load_yaml("questions.yaml")
+    implemented = _implemented_choices()
+    try:
+        sources = {
+            s["id"]: Source(
+                id=s["id"],
+                title=s["title"],
+                publisher=s["publisher"],
+                kind=s["kind"],
+                edition=str(s["edition"]),
+                page_kind=PageKind(s["page_kind"]),
+                note=s.get("note"),
+            )
+            for s in raw_sources
+        }
+        rules = {
+            r["id"]: Rule(
+                id=r["id"],
+                area=r["area"],
+                title=r["title"],
+                claim=r["claim"],
+                evidence=Evidence(r["evidence"]),
+                citations=_citations(r.get("citations"), f"rule {r['id']}"),
+            )
+            for r in raw_rules
+        }
+        questions = {
+            q["id"]: Question(
+                id=q["id"],
+                area=q["area"],
+                title=q["title"],
+                question=q["question"],
+                origin=MappingProxyType(dict(q.get("origin") or {})),
+                choices=tuple(
+                    Choice(
+                        id=c["id"],
+                        label=c["label"],
+                        consequence=c["consequence"],
+                        citations=_citations(c.get("citations"), f"question {q['id']} choice {c['id']}"),
+                        implemented=c["id"] in implemented.get(q["id"], ()),
+                    )
+                    for c in q["choices"]
+                ),
+                default=q.get("default"),
+                default_evidence=None if q.get("default_evidence") is None else Evidence(q["default_evidence"]),
+                why=q["why"],
+            )
+            for q in raw_questions
+        }
+    except (KeyError, TypeError, ValueError) as exc:
+        raise RegisterError(f"a register file is malformed: {exc!r}") from exc
+    canonical = json.dumps(
+        {
+            "sources": [s.to_dict() for s in sources.values()],
+            "rules": [r.to_dict() for r in rules.values()],
+            "questions": [q.to_dict() for q in questions.values()],
+        },
+        sort_keys=True,
+        separators=(",", ":"),
+        ensure_ascii=False,
+    )
+    digest = "sha256:" + hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+    return Registers(
+        sources=MappingProxyType(sources),
+        rules=MappingProxyType(rules),
+        questions=MappingProxyType(questions),
+        digest=digest,
+    )
+
+
+# Question choices that some engine code implements: question id -> choice ids. Modules that
+# implement an interpretation call `implements(question, choice)` at import time.
+_IMPLEMENTED: dict[str, set[str]] = {}
+
+
+def implements(question_id: str, *choice_ids: str) -> None:
+    _IMPLEMENTED.setdefault(question_id, set()).update(choice_ids)
+
+
+def _implemented_choices() -> Mapping[str, set[str]]:
+    return _IMPLEMENTED
+
+
+@cache
+def registers() -> Registers:
+    # Importing the rule modules first makes every `@rule` and `implements` call run.
+    from . import rulebook  # noqa: F401
+
+    return _load()
+
+
+def get_rule(rule_id: str) -> Rule:
+    try:
+        return registers().rules[rule_id]
+    except KeyError:
+        raise UnknownRegisterEntry("rule", rule_id) from None
+
+
+def get_question(question_id: str) -> Question:
+    try:
+        return registers().questions[question_id]
+    except KeyError:
+        raise UnknownRegisterEntry("question", question_id) from None
+
+
+def check_interpretations(interpretations: Mapping[str, str], base_path: str = "/interpretations") -> None:
+    """Reject any interpretation that names an unknown question or choice (a 422 on the wire)."""
+    problems: list[Problem] = []
+    questions = registers().questions
+    for question_id, choice_id in sorted(interpretations.items()):
+        path = f"{base_path}/{_escape(question_id)}"
+        question = questions.get(question_id)
+        if question is None:
+            problems.append(Problem(path, "unknown-question", f"no question with id {question_id!r}"))
+        elif question.choice(choice_id) is None:
+            known = ", ".join(c.id for c in question.choices)
+            problems.append(
+                Problem(path, "unknown-choice", f"question {question_id!r} has no choice {choice_id!r} ({known})")
+            )
+    if problems:
+        raise UnknownInterpretation(problems)
+
+
+def _escape(token: str) -> str:
+    return token.replace("~", "~0").replace("/", "~1")
+
+
+# --- rule functions and tracing -------------------------------------------------------------
+
+RULE_FUNCTIONS: dict[str, Callable[..., Any]] = {}
+_TRACE: ContextVar[list[str] | None] = ContextVar("adjudicator_trace", default=None)
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def rule(rule_id: str) -> Callable[[Callable[P, R]], Callable[P, R]]:
+    """Register a rule function under a stable id; calls inside `tracing()` are recorded."""
+
+    def decorate(func: Callable[P, R]) -> Callable[P, R]:
+        if rule_id in RULE_FUNCTIONS:
+            raise RegisterError(f"two rule functions claim id {rule_id!r}")
+
+        @wraps(func)
+        def traced(*args: P.args, **kwargs: P.kwargs) -> R:
+            trace = _TRACE.get()
+            if trace is not None and rule_id not in trace:
+                trace.append(rule_id)
+            return func(*args, **kwargs)
+
+        traced.rule_id = rule_id  # type: ignore[attr-defined]
+        RULE_FUNCTIONS[rule_id] = traced
+        return traced
+
+    return decorate
+
+
+@contextmanager
+def tracing() -> Iterator[list[str]]:
+    """Collect the ids of the rule functions called inside the block."""
+    trace: list[str] = []
+    token = _TRACE.set(trace)
+    try:
+        yield trace
+    finally:
+        _TRACE.reset(token)

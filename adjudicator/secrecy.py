@@ -1,0 +1,76 @@
+"""Hidden information: what one viewer may see of a snapshot."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .registers import rule
+from .snapshot import Snapshot
+
+
+@rule("secrecy.hands-and-traitors")
+def redact_hands_and_traitors(wire: dict[str, Any], viewer: str | None, redacted: list[str]) -> None:
+    """Other factions' treachery hands and traitor cards become counts (`hand_count`, `traitor_count`)."""
+    for fid, faction in wire["factions"].items():
+        hand, traitors = faction["hand"], faction["traitors"]
+        faction["hand_count"] = len(hand)
+        faction["traitor_count"] = len(traitors)
+        if fid != viewer:
+            faction["hand"] = None
+            faction["traitors"] = None
+            redacted.append(f"/snapshot/factions/{fid}/hand")
+            redacted.append(f"/snapshot/factions/{fid}/traitors")
+
+
+@rule("secrecy.face-down-skills")
+def redact_face_down_skills(wire: dict[str, Any], viewer: str | None, redacted: list[str]) -> None:
+    """A leader skill card that is face down is known only to its faction."""
+    for fid, faction in wire["factions"].items():
+        if fid == viewer:
+            continue
+        for lid, leader in faction["leaders"].items():
+            if "skill" in leader and leader.get("skill_face_up") is False:
+                leader["skill"] = None
+                redacted.append(f"/snapshot/factions/{fid}/leaders/{lid}/skill")
+
+
+@rule("secrecy.battle-plans")
+def redact_unrevealed_plans(wire: dict[str, Any], snapshot: Snapshot, viewer: str | None, redacted: list[str]) -> None:
+    """Locked battle plans stay secret until they are revealed together.
+
+    A snapshot with a locked battle and no open decision has plans not yet revealed; once a decision
+    is pending the battle has been resolved and its plans were revealed.
+    """
+    battle = wire.get("battle")
+    if battle is None or snapshot.pending is not None:
+        return
+    for fid in list(battle["plans"]):
+        if fid != viewer:
+            battle["plans"][fid] = None
+            redacted.append(f"/snapshot/battle/plans/{fid}")
+
+
+def needs_plan_secrecy(snapshot: Snapshot, viewer: str | None) -> bool:
+    battle = snapshot.battle
+    return battle is not None and snapshot.pending is None and any(fid != viewer for fid in battle.plans)
+
+
+def needs_skill_secrecy(snapshot: Snapshot, viewer: str | None) -> bool:
+    return any(
+        state.skill is not None and state.skill_face_up is False
+        for fid, faction in snapshot.factions.items()
+        if fid != viewer
+        for state in faction.leaders.values()
+    )
+
+
+def redact(snapshot: Snapshot, viewer: str | None) -> tuple[dict[str, Any], list[str]]:
+    """The wire form of the snapshot as `viewer` may see it (`None`: a spectator who sees no hidden card)."""
+    wire = snapshot.to_dict()
+    redacted: list[str] = []
+    redact_hands_and_traitors(wire, viewer, redacted)
+    if needs_skill_secrecy(snapshot, viewer):
+        redact_face_down_skills(wire, viewer, redacted)
+    if needs_plan_secrecy(snapshot, viewer):
+        redact_unrevealed_plans(wire, snapshot, viewer, redacted)
+    return wire, redacted

@@ -1,0 +1,339 @@
+"""The board snapshot (DESIGN §4) as immutable value objects.
+
+`Snapshot.from_dict` takes JSON-shaped data whose types the wire schema already checked (or that a
+library caller built the same way); `validate_snapshot` in `validation.py` checks its consistency.
+`to_dict` gives back the wire form, so a snapshot round-trips unchanged.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any
+
+from .vocabulary import DukeStatus, LeaderStatus, Phase
+
+
+def _opt(out: dict[str, Any], key: str, value: Any) -> None:
+    if value is not None:
+        out[key] = value
+
+
+def halves_to_number(halves: int) -> int | float:
+    """Integer half-points to ordinary strength units (`11` -> `5.5`, `10` -> `5`)."""
+    return halves // 2 if halves % 2 == 0 else halves / 2
+
+
+@dataclass(frozen=True, slots=True)
+class Ruleset:
+    expansions: frozenset[str]
+    advanced: bool
+    variants: frozenset[str]
+    _order: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
+
+    @classmethod
+    def from_dict(cls, raw: Mapping[str, Any]) -> Ruleset:
+        expansions = tuple(raw.get("expansions", ()))
+        variants = tuple(raw.get("variants", ()))
+        return cls(frozenset(expansions), bool(raw.get("advanced", False)), frozenset(variants), (expansions, variants))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"expansions": list(self._order[0]), "advanced": self.advanced, "variants": list(self._order[1])}
+
+
+@dataclass(frozen=True, slots=True)
+class ForceCount:
+    regular: int
+    elite: int
+
+    @property
+    def total(self) -> int:
+        return self.regular + self.elite
+
+    @classmethod
+    def from_dict(cls, raw: Mapping[str, Any]) -> ForceCount:
+        return cls(int(raw.get("regular", 0)), int(raw.get("elite", 0)))
+
+    def to_dict(self) -> dict[str, int]:
+        return {"regular": self.regular, "elite": self.elite}
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderState:
+    status: LeaderStatus
+    by: str | None = None
+    skill: str | None = None
+    skill_face_up: bool | None = None
+
+    @classmethod
+    def from_dict(cls, raw: Mapping[str, Any]) -> LeaderState:
+        return cls(LeaderStatus(raw["status"]), raw.get("by"), raw.get("skill"), raw.get("skill_face_up"))
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"status": self.status.value}
+        _opt(out, "by", self.by)
+        _opt(out, "skill", self.skill)
+        _opt(out, "skill_face_up", self.skill_face_up)
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class FactionState:
+    spice: int
+    reserves: ForceCount
+    tanks: ForceCount
+    hand: tuple[str, ...]
+    traitors: tuple[str, ...]
+    leaders: Mapping[str, LeaderState]
+    ally: str | None
+
+    @classmethod
+    def from_dict(cls, raw: Mapping[str, Any]) -> FactionState:
+        return cls(
+            spice=int(raw.get("spice", 0)),
+            reserves=ForceCount.from_dict(raw.get("reserves") or {}),
+            tanks=ForceCount.from_dict(raw.get("tanks") or {}),
+            hand=tuple(raw.get("hand", ())),
+            traitors=tuple(raw.get("traitors", ())),
+            leaders=MappingProxyType({k: LeaderState.from_dict(v) for k, v in (raw.get("leaders") or {}).items()}),
+            ally=raw.get("ally"),
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "spice": self.spice,
+            "reserves": self.reserves.to_dict(),
+            "tanks": self.tanks.to_dict(),
+            "hand": list(self.hand),
+            "traitors": list(self.traitors),
+            "leaders": {k: v.to_dict() for k, v in self.leaders.items()},
+            "ally": self.ally,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class ForceStack:
+    faction: str
+    territory: str
+    sector: int | None
+    regular: int
+    elite: int
+
+    @classmethod
+    def from_dict(cls, raw: Mapping[str, Any]) -> ForceStack:
+        return cls(raw["faction"], raw["territory"], raw.get("sector"), int(raw.get("regular", 0)), int(raw.get("elite", 0)))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "faction": self.faction,
+            "territory": self.territory,
+            "sector": self.sector,
+            "regular": self.regular,
+            "elite": self.elite,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class AdvisorStack:
+    territory: str
+    sector: int | None
+    count: int
+
+    @classmethod
+    def from_dict(cls, raw: Mapping[str, Any]) -> AdvisorStack:
+        return cls(raw["territory"], raw.get("sector"), int(raw["count"]))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"territory": self.territory, "sector": self.sector, "count": self.count}
+
+
+@dataclass(frozen=True, slots=True)
+class SpicePile:
+    territory: str
+    sector: int | None
+    amount: int
+
+    @classmethod
+    def from_dict(cls, raw: Mapping[str, Any]) -> SpicePile:
+        return cls(raw["territory"], raw.get("sector"), int(raw["amount"]))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"territory": self.territory, "sector": self.sector, "amount": self.amount}
+
+
+@dataclass(frozen=True, slots=True)
+class DukeVidal:
+    status: DukeStatus
+    controller: str | None = None
+    acquired_turn: int | None = None
+    loaned_by: str | None = None
+    by: str | None = None
+
+    @classmethod
+    def from_dict(cls, raw: Mapping[str, Any]) -> DukeVidal:
+        return cls(
+            DukeStatus(raw["status"]), raw.get("controller"), raw.get("acquired_turn"), raw.get("loaned_by"), raw.get("by")
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"status": self.status.value, "controller": self.controller}
+        _opt(out, "acquired_turn", self.acquired_turn)
+        _opt(out, "loaned_by", self.loaned_by)
+        _opt(out, "by", self.by)
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    leader: str | None
+    cheap_hero: str | None
+    dial_halves: int
+    weapon: str | None
+    defense: str | None
+    spice: int
+    kwisatz_haderach: bool
+
+    @property
+    def dial(self) -> int | float:
+        return halves_to_number(self.dial_halves)
+
+    @property
+    def cards(self) -> tuple[str, ...]:
+        """The treachery cards committed to this plan, slot order: leader substitute, weapon, defense."""
+        return tuple(c for c in (self.cheap_hero, self.weapon, self.defense) if c is not None)
+
+    @classmethod
+    def from_dict(cls, raw: Mapping[str, Any]) -> Plan:
+        return cls(
+            leader=raw.get("leader"),
+            cheap_hero=raw.get("cheap_hero"),
+            dial_halves=round(float(raw.get("dial", 0)) * 2),
+            weapon=raw.get("weapon"),
+            defense=raw.get("defense"),
+            spice=int(raw.get("spice", 0)),
+            kwisatz_haderach=bool(raw.get("kwisatz_haderach", False)),
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "leader": self.leader,
+            "cheap_hero": self.cheap_hero,
+            "dial": self.dial,
+            "weapon": self.weapon,
+            "defense": self.defense,
+            "spice": self.spice,
+            "kwisatz_haderach": self.kwisatz_haderach,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Battle:
+    territory: str
+    aggressor: str
+    defender: str
+    plans: Mapping[str, Plan]
+    traitor_calls: tuple[str, ...]
+    poison_tooth_withheld: tuple[str, ...]
+
+    @classmethod
+    def from_dict(cls, raw: Mapping[str, Any]) -> Battle:
+        return cls(
+            territory=raw["territory"],
+            aggressor=raw["aggressor"],
+            defender=raw["defender"],
+            plans=MappingProxyType({k: Plan.from_dict(v) for k, v in (raw.get("plans") or {}).items()}),
+            traitor_calls=tuple(raw.get("traitor_calls", ())),
+            poison_tooth_withheld=tuple(raw.get("poison_tooth_withheld", ())),
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "territory": self.territory,
+            "aggressor": self.aggressor,
+            "defender": self.defender,
+            "plans": {k: v.to_dict() for k, v in self.plans.items()},
+            "traitor_calls": list(self.traitor_calls),
+            "poison_tooth_withheld": list(self.poison_tooth_withheld),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """An open decision: its type, who decides, and what the choice ranges over (type-specific fields)."""
+
+    type: str
+    player: str | None
+    fields: Mapping[str, Any]
+
+    @classmethod
+    def from_dict(cls, raw: Mapping[str, Any]) -> Decision:
+        rest = {k: v for k, v in raw.items() if k not in ("type", "player")}
+        return cls(raw["type"], raw.get("player"), MappingProxyType(rest))
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self.fields.get(key, default)
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": self.type, "player": self.player}
+        for key, value in self.fields.items():
+            out[key] = list(value) if isinstance(value, tuple) else value
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    format: str
+    ruleset: Ruleset
+    turn: int
+    phase: Phase
+    storm_sector: int
+    storm_order: tuple[str, ...]
+    seed: int
+    factions: Mapping[str, FactionState]
+    forces: tuple[ForceStack, ...]
+    advisors: tuple[AdvisorStack, ...]
+    board_spice: tuple[SpicePile, ...]
+    discard: tuple[str, ...]
+    duke_vidal: DukeVidal | None
+    battle: Battle | None
+    pending: Decision | None
+
+    @classmethod
+    def from_dict(cls, raw: Mapping[str, Any]) -> Snapshot:
+        return cls(
+            format=raw["format"],
+            ruleset=Ruleset.from_dict(raw.get("ruleset") or {}),
+            turn=int(raw["turn"]),
+            phase=Phase(raw["phase"]),
+            storm_sector=int(raw["storm_sector"]),
+            storm_order=tuple(raw.get("storm_order", ())),
+            seed=int(raw.get("seed", 0)),
+            factions=MappingProxyType({k: FactionState.from_dict(v) for k, v in raw["factions"].items()}),
+            forces=tuple(ForceStack.from_dict(f) for f in raw.get("forces", ())),
+            advisors=tuple(AdvisorStack.from_dict(a) for a in raw.get("advisors", ())),
+            board_spice=tuple(SpicePile.from_dict(s) for s in raw.get("board_spice", ())),
+            discard=tuple(raw.get("discard", ())),
+            duke_vidal=None if raw.get("duke_vidal") is None else DukeVidal.from_dict(raw["duke_vidal"]),
+            battle=None if raw.get("battle") is None else Battle.from_dict(raw["battle"]),
+            pending=None if raw.get("pending") is None else Decision.from_dict(raw["pending"]),
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "format": self.format,
+            "ruleset": self.ruleset.to_dict(),
+            "turn": self.turn,
+            "phase": self.phase.value,
+            "storm_sector": self.storm_sector,
+            "storm_order": list(self.storm_order),
+            "seed": self.seed,
+            "factions": {k: v.to_dict() for k, v in self.factions.items()},
+            "forces": [f.to_dict() for f in self.forces],
+            "advisors": [a.to_dict() for a in self.advisors],
+            "board_spice": [s.to_dict() for s in self.board_spice],
+            "discard": list(self.discard),
+            "duke_vidal": None if self.duke_vidal is None else self.duke_vidal.to_dict(),
+            "battle": None if self.battle is None else self.battle.to_dict(),
+            "pending": None if self.pending is None else self.pending.to_dict(),
+        }

@@ -1,0 +1,381 @@
+"""Consistency checks of a snapshot (DESIGN §4): every problem with a JSON pointer and a stable code.
+
+These checks concern what a snapshot can describe at all (ids, places, counts, custody); whether a
+battle plan is legal under the rules is decided by the battle rules, not here.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable
+
+from .catalog import Catalog, card_kind, catalog
+from .errors import InvalidSnapshot, Problem
+from .snapshot import Snapshot
+from .vocabulary import DecisionType, DukeStatus, FactionId, LeaderStatus, TerritoryType
+
+_CARD_ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*(?:#[1-9][0-9]{0,3})?$")
+_DUKE = "duke-vidal"
+_AUDITOR = "auditor"
+
+
+def pointer(*tokens: object) -> str:
+    """A JSON pointer (RFC 6901) from path tokens."""
+    return "".join("/" + str(t).replace("~", "~0").replace("/", "~1") for t in tokens)
+
+
+class _Checker:
+    def __init__(self, snapshot: Snapshot, cat: Catalog, root: str) -> None:
+        self.s = snapshot
+        self.cat = cat
+        self.root = root
+        self.problems: list[Problem] = []
+        self.in_game = set(snapshot.factions)
+
+    def add(self, code: str, message: str, *tokens: object) -> None:
+        self.problems.append(Problem(self.root + pointer(*tokens), code, message))
+
+    # -- ruleset --------------------------------------------------------------------------
+    def ruleset(self) -> None:
+        rs = self.s.ruleset
+        for i, variant in enumerate(rs.to_dict()["variants"]):
+            needed = self.cat.variants.get(variant)
+            if needed is not None and needed not in rs.expansions:
+                self.add("variant-needs-expansion", f"variant {variant!r} needs the {needed!r} expansion",
+                         "ruleset", "variants", i)
+        for key in ("expansions", "variants"):
+            for item, n in Counter(rs.to_dict()[key]).items():
+                if n > 1:
+                    self.add("duplicate", f"{item!r} is listed {n} times", "ruleset", key)
+
+    # -- factions ---------------------------------------------------------------------------
+    def factions(self) -> None:
+        rs = self.s.ruleset
+        traitor_places: dict[str, str] = {}
+        skill_places: dict[str, str] = {}
+        for fid, fs in self.s.factions.items():
+            faction = self.cat.factions[fid]
+            if faction.expansion != "base" and faction.expansion not in rs.expansions:
+                self.add("faction-not-in-ruleset",
+                         f"{fid} needs the {faction.expansion!r} expansion in ruleset.expansions", "factions", fid)
+            if fs.ally is not None:
+                if fs.ally == fid:
+                    self.add("self-alliance", f"{fid} cannot ally with itself", "factions", fid, "ally")
+                elif fs.ally not in self.in_game:
+                    self.add("ally-not-in-game", f"{fs.ally} is not in this game", "factions", fid, "ally")
+                elif self.s.factions[fs.ally].ally != fid:
+                    self.add("one-sided-alliance",
+                             f"{fid} names {fs.ally} as ally but {fs.ally} does not name {fid}", "factions", fid, "ally")
+            for lid, state in fs.leaders.items():
+                self.leader_entry(fid, lid, state.status, state.by, state.skill, state.skill_face_up, skill_places)
+            for i, leader_id in enumerate(fs.traitors):
+                self.traitor(fid, i, leader_id, traitor_places)
+            for key, count in (("reserves", fs.reserves), ("tanks", fs.tanks)):
+                if count.elite and not faction.elite_forces:
+                    self.add("no-elite-forces", f"{fid} has no elite forces", "factions", fid, key, "elite")
+        self.force_totals()
+
+    def leader_entry(self, fid: str, lid: str, status: LeaderStatus, by: str | None, skill: str | None,
+                     face_up: bool | None, skill_places: dict[str, str]) -> None:
+        path = ("factions", fid, "leaders", lid)
+        leader = self.cat.leaders.get(lid)
+        if leader is None:
+            self.add("unknown-leader", f"no leader with id {lid!r}", *path)
+            return
+        if leader.separate_disc:
+            self.add("duke-vidal-not-a-roster-leader",
+                     "Duke Vidal is a separate disc: describe him under duke_vidal, not in a faction's leaders", *path)
+            return
+        if leader.faction != fid:
+            self.add("leader-not-native",
+                     f"{lid} is a {leader.faction} leader; list it under {leader.faction} (captured leaders use"
+                     " status 'captured' with 'by')", *path)
+        if leader.advanced_only and not self.s.ruleset.advanced:
+            self.add("leader-not-in-ruleset", f"{lid} is used only in advanced games", *path)
+        if status is LeaderStatus.CAPTURED:
+            if by is None:
+                self.add("captured-without-captor", "a captured leader needs 'by': the faction holding it", *path)
+            elif by == fid or by not in self.in_game:
+                self.add("invalid-captor", f"{by!r} cannot hold {lid} captive", *path, "by")
+        elif by is not None:
+            self.add("captor-without-capture", "'by' is only for status 'captured'", *path, "by")
+        if skill is not None:
+            if "leader-skills" not in self.s.ruleset.variants:
+                self.add("skills-not-in-ruleset", "leader skills need the 'leader-skills' variant", *path, "skill")
+            if skill not in self.cat.skills:
+                self.add("unknown-skill", f"no leader skill with id {skill!r}", *path, "skill")
+            if lid == _AUDITOR:
+                self.add("auditor-cannot-have-skill", "the Auditor cannot hold a leader skill", *path, "skill")
+            if skill in skill_places:
+                self.add("skill-in-two-places", f"skill {skill!r} is also held at {skill_places[skill]}", *path, "skill")
+            else:
+                skill_places[skill] = self.root + pointer(*path)
+        elif face_up is not None:
+            self.add("skill-state-without-skill", "'skill_face_up' needs a 'skill'", *path, "skill_face_up")
+
+    def traitor(self, fid: str, index: int, leader_id: str, places: dict[str, str]) -> None:
+        path = ("factions", fid, "traitors", index)
+        leader = self.cat.leaders.get(leader_id)
+        if leader is None:
+            self.add("unknown-leader", f"no leader with id {leader_id!r}", *path)
+            return
+        if not leader.traitor_card:
+            self.add("no-traitor-card", f"{leader_id} has no Traitor card", *path)
+            return
+        if leader.faction not in self.in_game:
+            self.add("traitor-faction-not-in-game", f"{leader_id}'s faction {leader.faction} is not in this game", *path)
+        if leader_id in places:
+            self.add("traitor-in-two-places", f"the Traitor card of {leader_id} is also at {places[leader_id]}", *path)
+        else:
+            places[leader_id] = self.root + pointer(*path)
+
+    def force_totals(self) -> None:
+        regular: Counter[str] = Counter()
+        elite: Counter[str] = Counter()
+        for fid, fs in self.s.factions.items():
+            regular[fid] += fs.reserves.regular + fs.tanks.regular
+            elite[fid] += fs.reserves.elite + fs.tanks.elite
+        for stack in self.s.forces:
+            regular[stack.faction] += stack.regular
+            elite[stack.faction] += stack.elite
+        for advisors in self.s.advisors:
+            regular[FactionId.BENE_GESSERIT.value] += advisors.count
+        for fid in self.s.factions:
+            faction = self.cat.factions[fid]
+            total = regular[fid] + elite[fid]
+            if total > faction.forces_total:
+                self.add("forces-over-total",
+                         f"{fid} has {total} forces in reserves, tanks and on the board; it owns {faction.forces_total}",
+                         "factions", fid)
+            if faction.elite_forces and elite[fid] > faction.elite_forces:
+                self.add("elite-over-total", f"{fid} has {elite[fid]} elite forces; it owns {faction.elite_forces}",
+                         "factions", fid)
+
+    # -- places on the board ----------------------------------------------------------------
+    def place(self, territory_id: str, sector: int | None, *path: object) -> None:
+        territory = self.cat.territories.get(territory_id)
+        if territory is None:
+            homeworld = self.cat.homeworlds.get(territory_id)
+            if homeworld is None:
+                self.add("unknown-territory", f"no territory with id {territory_id!r}", *path, "territory")
+            elif "homeworlds" not in self.s.ruleset.variants:
+                self.add("territory-not-in-ruleset", "homeworlds need the 'homeworlds' variant", *path, "territory")
+            elif sector is not None:
+                self.add("sector-not-allowed", "a homeworld has no sectors: use null", *path, "sector")
+            return
+        if territory.expansion != "base" and territory.expansion not in self.s.ruleset.expansions:
+            self.add("territory-not-in-ruleset", f"{territory_id} needs the {territory.expansion!r} expansion",
+                     *path, "territory")
+        elif territory.variant is not None and territory.variant not in self.s.ruleset.variants:
+            self.add("territory-not-in-ruleset", f"{territory_id} needs the {territory.variant!r} variant",
+                     *path, "territory")
+        if not territory.has_sectors:
+            if sector is not None:
+                self.add("sector-not-allowed", f"{territory_id} has no sectors: use null", *path, "sector")
+        elif sector is None:
+            self.add("missing-sector", f"{territory_id} lies in sectors {list(territory.sectors)}: name one",
+                     *path, "sector")
+        elif sector not in territory.sectors:
+            self.add("sector-outside-territory",
+                     f"sector {sector} is not part of {territory_id} (sectors {list(territory.sectors)})", *path, "sector")
+
+    def board(self) -> None:
+        seen: dict[tuple[str, str, int | None], int] = {}
+        for i, stack in enumerate(self.s.forces):
+            if stack.faction not in self.in_game:
+                self.add("faction-not-in-game", f"{stack.faction} is not in this game", "forces", i, "faction")
+            elif stack.elite and not self.cat.factions[stack.faction].elite_forces:
+                self.add("no-elite-forces", f"{stack.faction} has no elite forces", "forces", i, "elite")
+            self.place(stack.territory, stack.sector, "forces", i)
+            key = (stack.faction, stack.territory, stack.sector)
+            if key in seen:
+                self.add("duplicate-stack", f"the same stack is also at /forces/{seen[key]}: merge them", "forces", i)
+            else:
+                seen[key] = i
+        if self.s.advisors and FactionId.BENE_GESSERIT.value not in self.in_game:
+            self.add("advisors-without-bene-gesserit", "advisors belong to the Bene Gesserit, who are not in this game",
+                     "advisors")
+        advisor_places: dict[tuple[str, int | None], int] = {}
+        for i, advisors in enumerate(self.s.advisors):
+            self.place(advisors.territory, advisors.sector, "advisors", i)
+            key2 = (advisors.territory, advisors.sector)
+            if key2 in advisor_places:
+                self.add("duplicate-stack", f"the same stack is also at /advisors/{advisor_places[key2]}", "advisors", i)
+            else:
+                advisor_places[key2] = i
+        for i, pile in enumerate(self.s.board_spice):
+            self.place(pile.territory, pile.sector, "board_spice", i)
+        order = list(self.s.storm_order)
+        if sorted(order) != sorted(self.in_game):
+            self.add("storm-order-mismatch", "storm_order must list every faction in the game exactly once",
+                     "storm_order")
+
+    # -- cards ---------------------------------------------------------------------------------
+    def card_places(self) -> Iterable[tuple[str, tuple[object, ...]]]:
+        for fid, fs in self.s.factions.items():
+            for i, card in enumerate(fs.hand):
+                yield card, ("factions", fid, "hand", i)
+        if self.s.battle is not None:
+            for fid, plan in self.s.battle.plans.items():
+                for slot in ("cheap_hero", "weapon", "defense"):
+                    card = getattr(plan, slot)
+                    if card is not None:
+                        yield card, ("battle", "plans", fid, slot)
+        for i, card in enumerate(self.s.discard):
+            yield card, ("discard", i)
+
+    def cards(self) -> None:
+        rs = self.s.ruleset
+        first_place: dict[str, str] = {}
+        per_kind: Counter[str] = Counter()
+        for card, path in self.card_places():
+            if not _CARD_ID.match(card):
+                self.add("malformed-card-id", f"{card!r} is not a card id (kind, optionally '#n')", *path)
+                continue
+            kind = self.cat.cards.get(card_kind(card))
+            if kind is None:
+                self.add("unknown-card", f"no treachery card kind {card_kind(card)!r}", *path)
+                continue
+            if not kind.available_in(rs.expansions, rs.variants):
+                self.add("card-not-in-ruleset", f"{kind.kind} is not in play with this ruleset", *path)
+                continue
+            here = self.root + pointer(*path)
+            if card in first_place:
+                self.add("card-in-two-places", f"{card} is already at {first_place[card]}", *path)
+                continue
+            first_place[card] = here
+            per_kind[kind.kind] += 1
+            if per_kind[kind.kind] > kind.copies_in(rs.expansions):
+                self.add("too-many-copies",
+                         f"only {kind.copies_in(rs.expansions)} {kind.kind} card(s) exist with this ruleset", *path)
+
+    # -- Duke Vidal, battle, pending ------------------------------------------------------------
+    def duke(self) -> None:
+        duke = self.s.duke_vidal
+        if duke is None:
+            return
+        if "ecaz-moritani" not in self.s.ruleset.expansions:
+            self.add("duke-vidal-not-in-ruleset", "Duke Vidal needs the 'ecaz-moritani' expansion", "duke_vidal")
+            return
+        if duke.status is DukeStatus.HELD:
+            if duke.controller is None:
+                self.add("missing-controller", "a held Duke Vidal needs a controller", "duke_vidal", "controller")
+            elif duke.controller not in self.in_game:
+                self.add("controller-not-in-game", f"{duke.controller} is not in this game", "duke_vidal", "controller")
+            if duke.loaned_by is not None and (duke.loaned_by not in self.in_game or duke.loaned_by == duke.controller):
+                self.add("invalid-loan", "loaned_by must be another faction in the game", "duke_vidal", "loaned_by")
+        else:
+            for key in ("controller", "loaned_by", "acquired_turn"):
+                if getattr(duke, key) is not None:
+                    self.add("custody-without-holder", f"{key!r} is only for status 'held'", "duke_vidal", key)
+        if duke.status is DukeStatus.CAPTURED:
+            if duke.by is None or duke.by not in self.in_game:
+                self.add("invalid-captor", "a captured Duke Vidal needs 'by': a faction in the game", "duke_vidal", "by")
+        elif duke.by is not None:
+            self.add("captor-without-capture", "'by' is only for status 'captured'", "duke_vidal", "by")
+
+    def controls_leader(self, fid: str, leader_id: str) -> bool:
+        if leader_id == _DUKE:
+            duke = self.s.duke_vidal
+            return duke is not None and duke.status is DukeStatus.HELD and duke.controller == fid
+        leader = self.cat.leaders[leader_id]
+        native = self.s.factions.get(leader.faction)
+        state = native.leaders.get(leader_id) if native is not None else None
+        if state is not None and state.status is LeaderStatus.CAPTURED:
+            return state.by == fid
+        return leader.faction == fid
+
+    def battle(self) -> None:
+        battle = self.s.battle
+        if battle is None:
+            return
+        territory = self.cat.territories.get(battle.territory)
+        if territory is None:
+            self.add("unknown-territory", f"no territory with id {battle.territory!r}", "battle", "territory")
+        elif territory.type is TerritoryType.POLAR_SINK:
+            self.add("no-battle-in-polar-sink", "no battles occur in the Polar Sink", "battle", "territory")
+        combatants = (battle.aggressor, battle.defender)
+        for role in ("aggressor", "defender"):
+            fid = getattr(battle, role)
+            if fid not in self.in_game:
+                self.add("faction-not-in-game", f"{fid} is not in this game", "battle", role)
+        if battle.aggressor == battle.defender:
+            self.add("same-faction-battle", "aggressor and defender must differ", "battle", "defender")
+        for fid in combatants:
+            if fid not in battle.plans:
+                self.add("missing-plan", f"the locked battle needs {fid}'s plan", "battle", "plans")
+        leader_places: dict[str, str] = {}
+        for fid, plan in battle.plans.items():
+            if fid not in combatants:
+                self.add("plan-for-non-combatant", f"{fid} is not fighting this battle", "battle", "plans", fid)
+                continue
+            if plan.leader is None:
+                continue
+            path = ("battle", "plans", fid, "leader")
+            if plan.leader not in self.cat.leaders:
+                self.add("unknown-leader", f"no leader with id {plan.leader!r}", *path)
+                continue
+            if not self.controls_leader(fid, plan.leader):
+                self.add("leader-not-controlled", f"{fid} does not control {plan.leader}", *path)
+            if plan.leader in leader_places:
+                self.add("leader-in-two-places", f"{plan.leader} is also at {leader_places[plan.leader]}", *path)
+            else:
+                leader_places[plan.leader] = self.root + pointer(*path)
+        for key in ("traitor_calls", "poison_tooth_withheld"):
+            values = getattr(battle, key)
+            for i, fid in enumerate(values):
+                if fid not in combatants:
+                    self.add("not-a-combatant", f"{fid} is not fighting this battle", "battle", key, i)
+            if len(set(values)) != len(values):
+                self.add("duplicate", "a faction is listed twice", "battle", key)
+
+    def pending(self) -> None:
+        decision = self.s.pending
+        if decision is None:
+            return
+        if decision.player is not None and decision.player not in self.in_game:
+            self.add("faction-not-in-game", f"{decision.player} is not in this game", "pending", "player")
+        if decision.type == DecisionType.MORITANI_RETENTION:
+            self.retention_decision()
+
+    def retention_decision(self) -> None:
+        decision = self.s.pending
+        assert decision is not None
+        if decision.get("owner") != FactionId.MORITANI:
+            self.add("wrong-owner", "the retention power belongs to Moritani", "pending", "owner")
+        played = list(decision.get("played") or ())
+        eligible = list(decision.get("eligible") or ())
+        battle = self.s.battle
+        plan = battle.plans.get(decision.player or "") if battle is not None else None
+        plan_cards = set(plan.cards) if plan is not None else set()
+        for i, card in enumerate(played):
+            if card not in plan_cards:
+                self.add("card-not-where-decision-says",
+                         f"{card} is not in {decision.player}'s battle plan", "pending", "played", i)
+        for i, card in enumerate(eligible):
+            if card not in played:
+                self.add("eligible-not-played", f"{card} is not among the played cards", "pending", "eligible", i)
+        if decision.player is not None and decision.player in self.s.factions:
+            if self.s.factions[decision.player].ally != FactionId.MORITANI:
+                self.add("not-moritani-ally", f"{decision.player} is not Moritani's ally", "pending", "player")
+
+
+def snapshot_problems(snapshot: Snapshot, root: str = "/snapshot") -> list[Problem]:
+    """Every consistency problem of the snapshot; empty when it is sound."""
+    checker = _Checker(snapshot, catalog(), root)
+    checker.ruleset()
+    checker.factions()
+    checker.board()
+    checker.cards()
+    checker.duke()
+    checker.battle()
+    checker.pending()
+    return checker.problems
+
+
+def validate_snapshot(snapshot: Snapshot, root: str = "/snapshot") -> Snapshot:
+    problems = snapshot_problems(snapshot, root)
+    if problems:
+        raise InvalidSnapshot(problems)
+    return snapshot

@@ -1,0 +1,128 @@
+"""Closed vocabularies of the wire contract (DESIGN §3–§6) as string enums."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+
+class FactionId(StrEnum):
+    ATREIDES = "atreides"
+    HARKONNEN = "harkonnen"
+    EMPEROR = "emperor"
+    GUILD = "guild"
+    FREMEN = "fremen"
+    BENE_GESSERIT = "bene-gesserit"
+    IXIANS = "ixians"
+    TLEILAXU = "tleilaxu"
+    CHOAM = "choam"
+    RICHESE = "richese"
+    ECAZ = "ecaz"
+    MORITANI = "moritani"
+
+
+class Expansion(StrEnum):
+    IXIANS_TLEILAXU = "ixians-tleilaxu"
+    CHOAM_RICHESE = "choam-richese"
+    ECAZ_MORITANI = "ecaz-moritani"
+
+
+class Phase(StrEnum):
+    STORM = "storm"
+    SPICE_BLOW = "spice-blow"
+    CHOAM_CHARITY = "choam-charity"
+    BIDDING = "bidding"
+    REVIVAL = "revival"
+    SHIPMENT_MOVEMENT = "shipment-movement"
+    BATTLE = "battle"
+    SPICE_COLLECTION = "spice-collection"
+    MENTAT_PAUSE = "mentat-pause"
+
+
+class LeaderStatus(StrEnum):
+    AVAILABLE = "available"
+    USED = "used"
+    TANKS = "tanks"
+    CAPTURED = "captured"
+
+
+class DukeStatus(StrEnum):
+    SET_ASIDE = "set-aside"
+    HELD = "held"
+    USED = "used"
+    TANKS = "tanks"
+    CAPTURED = "captured"
+
+
+class TerritoryType(StrEnum):
+    STRONGHOLD = "stronghold"
+    ROCK = "rock"
+    SAND = "sand"
+    SAND_SHIELDED = "sand-shielded"
+    POLAR_SINK = "polar-sink"
+
+
+class CardCategory(StrEnum):
+    PROJECTILE_WEAPON = "projectile-weapon"
+    POISON_WEAPON = "poison-weapon"
+    SPECIAL_WEAPON = "special-weapon"
+    PROJECTILE_DEFENSE = "projectile-defense"
+    POISON_DEFENSE = "poison-defense"
+    SPECIAL_DEFENSE = "special-defense"
+    WORTHLESS = "worthless"
+    LEADER_SUBSTITUTE = "leader-substitute"
+    SPECIAL = "special"
+
+
+class Evidence(StrEnum):
+    """Evidence classes, strongest first (DESIGN §5)."""
+
+    PRINTED_RULE = "printed_rule"
+    OFFICIAL_FAQ = "official_faq"
+    DESIGNER_STATEMENT = "designer_statement"
+    COMPOSITION = "composition"
+    PROVISIONAL_ORDERING = "provisional_ordering"
+    UNRESOLVED = "unresolved"
+
+    @property
+    def rank(self) -> int:
+        return _EVIDENCE_ORDER.index(self)
+
+    @classmethod
+    def weakest(cls, classes: list[Evidence]) -> Evidence | None:
+        return max(classes, key=lambda e: e.rank) if classes else None
+
+
+_EVIDENCE_ORDER = list(Evidence)
+
+
+class PageKind(StrEnum):
+    PRINTED = "printed"
+    PHYSICAL = "physical"
+    TIMESTAMP = "timestamp"
+
+
+class RulingStatus(StrEnum):
+    RESOLVED = "resolved"
+    ILLEGAL = "illegal"
+    NEEDS_CHOICE = "needs_choice"
+    UNRESOLVED = "unresolved"
+
+
+class ActionType(StrEnum):
+    """Action types the wire contract names. Types without a handler yet answer `not-implemented`."""
+
+    RESOLVE_BATTLE = "resolve-battle"
+    RETAIN_CARD = "retain-card"
+    END_SHIPMENT_MOVEMENT = "end-shipment-movement"
+    PAY_EXTORTION = "pay-extortion"
+    DECLINE_EXTORTION = "decline-extortion"
+
+
+class DecisionType(StrEnum):
+    """Open-decision types a snapshot's `pending` may hold (each issue adds its own)."""
+
+    MORITANI_RETENTION = "moritani-retention"
+
+
+SNAPSHOT_FORMAT = "dune-snapshot/1"
+SECTOR_COUNT = 18

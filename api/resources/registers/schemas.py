@@ -1,0 +1,74 @@
+"""Wire schemas of the register endpoints: rules, sources, questions."""
+
+from __future__ import annotations
+
+from marshmallow import fields, validate
+
+from ...extensions import Schema
+from ...schemas import EVIDENCE, CitationSchema
+
+
+class AreaQuerySchema(Schema):
+    area = fields.String(validate=validate.Length(min=1, max=40), metadata={"description": "only this rules area"})
+
+
+class RuleSchema(Schema):
+    id = fields.String(required=True)
+    area = fields.String(required=True)
+    title = fields.String(required=True)
+    claim = fields.String(required=True)
+    evidence = fields.String(required=True, validate=validate.OneOf(EVIDENCE))
+    citations = fields.List(fields.Nested(CitationSchema), required=True)
+    fixtures = fields.List(fields.String(), required=True, metadata={"description": "scenario ids asserting this rule"})
+
+
+class RuleListSchema(Schema):
+    digest = fields.String(required=True)
+    rules = fields.List(fields.Nested(RuleSchema), required=True)
+
+
+class SourceSchema(Schema):
+    id = fields.String(required=True)
+    title = fields.String(required=True)
+    publisher = fields.String(required=True)
+    kind = fields.String(required=True)
+    edition = fields.String(required=True)
+    page_kind = fields.String(required=True)
+    note = fields.String()
+
+
+class SourceListSchema(Schema):
+    sources = fields.List(fields.Nested(SourceSchema), required=True)
+
+
+class ChoiceSchema(Schema):
+    id = fields.String(required=True)
+    label = fields.String(required=True)
+    consequence = fields.String(required=True)
+    citations = fields.List(fields.Nested(CitationSchema), required=True)
+    implemented = fields.Boolean(required=True)
+
+
+class QuestionSchema(Schema):
+    id = fields.String(required=True)
+    area = fields.String(required=True)
+    title = fields.String(required=True)
+    question = fields.String(required=True)
+    origin = fields.Dict(keys=fields.String(), values=fields.Raw(), required=True)
+    choices = fields.List(fields.Nested(ChoiceSchema), required=True)
+    implemented = fields.List(fields.String(), required=True)
+    default = fields.String(required=True, allow_none=True)
+    default_evidence = fields.String(required=True, allow_none=True, validate=validate.OneOf(EVIDENCE))
+    why = fields.String(required=True)
+
+
+class QuestionListSchema(Schema):
+    questions = fields.List(fields.Nested(QuestionSchema), required=True)
+
+
+AREA_QUERY = AreaQuerySchema()
+RULE = RuleSchema()
+RULE_LIST = RuleListSchema()
+SOURCE_LIST = SourceListSchema()
+QUESTION = QuestionSchema()
+QUESTION_LIST = QuestionListSchema()

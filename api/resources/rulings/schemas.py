@@ -1,0 +1,30 @@
+"""Wire schemas of POST /v1/rulings."""
+
+from __future__ import annotations
+
+from marshmallow import fields, validate
+
+from ...extensions import Schema
+from ...schemas import ActionSchema, RulingResponseSchema, SnapshotSchema, faction_field
+
+
+class RulingRequestSchema(Schema):
+    snapshot = fields.Nested(SnapshotSchema, required=True)
+    action = fields.Nested(ActionSchema, required=True)
+    interpretations = fields.Dict(
+        keys=fields.String(validate=validate.Length(min=1, max=80)),
+        values=fields.String(validate=validate.Length(min=1, max=80)),
+        validate=validate.Length(max=50),
+        metadata={"description": "question id -> chosen choice id (see /v1/questions)"},
+    )
+    viewer = faction_field(
+        allow_none=True, metadata={"description": "answer as this faction may see it (hidden cards redacted)"}
+    )
+    explain = fields.String(
+        validate=validate.OneOf(["summary"]),
+        metadata={"description": "level of explanation; v1 gives each ruling's claim and citations ('summary')"},
+    )
+
+
+REQUEST = RulingRequestSchema()
+RESPONSE = RulingResponseSchema()

@@ -1,0 +1,49 @@
+"""Wire schemas of GET /v1/scenarios."""
+
+from __future__ import annotations
+
+from marshmallow import fields, validate
+
+from ...extensions import Schema
+
+
+class ScenarioQuerySchema(Schema):
+    area = fields.String(validate=validate.Length(min=1, max=40), metadata={"description": "only this area"})
+    tag = fields.String(validate=validate.Length(min=1, max=40), metadata={"description": "only fixtures with this tag"})
+
+
+class ScenarioSummarySchema(Schema):
+    id = fields.String(required=True)
+    title = fields.String(required=True)
+    area = fields.String(required=True)
+    source = fields.Dict(keys=fields.String(), values=fields.Raw(), required=True)
+    tags = fields.List(fields.String(), required=True)
+    method = fields.String(required=True)
+    path = fields.String(required=True, metadata={"description": "the endpoint the fixture calls"})
+    rules = fields.List(fields.String(), required=True, metadata={"description": "rule ids the fixture asserts"})
+
+
+class VariantSchema(Schema):
+    interpretations = fields.Dict(keys=fields.String(), values=fields.String(), required=True)
+    expect = fields.Dict(keys=fields.String(), values=fields.Raw(), required=True)
+
+
+class ScenarioSchema(ScenarioSummarySchema):
+    request = fields.Dict(
+        keys=fields.String(), values=fields.Raw(), required=True, allow_none=True,
+        metadata={"description": "the request body, fully expanded"},
+    )
+    expect = fields.Dict(
+        keys=fields.String(), values=fields.Raw(), required=True,
+        metadata={"description": "partial structural expectation on the response (`http_status` defaults to 200)"},
+    )
+    variants = fields.List(fields.Nested(VariantSchema), required=True)
+
+
+class ScenarioListSchema(Schema):
+    scenarios = fields.List(fields.Nested(ScenarioSummarySchema), required=True)
+
+
+QUERY = ScenarioQuerySchema()
+SCENARIO = ScenarioSchema()
+SCENARIO_LIST = ScenarioListSchema()

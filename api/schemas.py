@@ -1,0 +1,282 @@
+"""Wire schemas shared by the resources: snapshot, action, decision, rulings (DESIGN §4–§5).
+
+Closed vocabularies are checked here; ids that depend on the catalog (leaders, territories, cards)
+are checked by the engine's consistency validation so that every problem gets a precise code.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from marshmallow import fields, validate
+
+from adjudicator.catalog import catalog
+from adjudicator.vocabulary import (
+    SNAPSHOT_FORMAT,
+    ActionType,
+    DecisionType,
+    DukeStatus,
+    Evidence,
+    FactionId,
+    LeaderStatus,
+    PageKind,
+    Phase,
+    RulingStatus,
+)
+
+from .extensions import Schema
+from .fields import StrictBoolean, StrictInteger, StrictNumber
+
+FACTIONS = [f.value for f in FactionId]
+_ID = validate.And(validate.Length(min=1, max=64), validate.Regexp(r"^[a-z0-9][a-z0-9#'-]*$"))
+
+
+def faction_field(**kwargs: Any) -> fields.String:
+    return fields.String(validate=validate.OneOf(FACTIONS), **kwargs)
+
+
+def id_field(description: str, **kwargs: Any) -> fields.String:
+    metadata = {"description": description, **kwargs.pop("metadata", {})}
+    return fields.String(validate=_ID, metadata=metadata, **kwargs)
+
+
+def count_field(maximum: int, description: str, **kwargs: Any) -> StrictInteger:
+    return StrictInteger(validate=validate.Range(min=0, max=maximum), metadata={"description": description}, **kwargs)
+
+
+def sector_field() -> StrictInteger:
+    return StrictInteger(
+        allow_none=True,
+        validate=validate.Range(min=0, max=17),
+        metadata={"description": "sector 0-17 (0 = Storm Start wedge, counter-clockwise); null where there is none"},
+    )
+
+
+class RulesetSchema(Schema):
+    expansions = fields.List(
+        fields.String(validate=validate.OneOf(list(catalog().expansions))),
+        validate=validate.Length(max=3),
+        metadata={"description": "expansions in play"},
+    )
+    advanced = StrictBoolean(metadata={"description": "advanced rules (default false)"})
+    variants = fields.List(
+        fields.String(validate=validate.OneOf(list(catalog().variants))),
+        validate=validate.Length(max=10),
+        metadata={"description": "optional modules in play, e.g. leader-skills"},
+    )
+
+
+class ForceCountSchema(Schema):
+    regular = count_field(20, "regular forces (default 0)")
+    elite = count_field(20, "elite forces: Sardaukar, Fedaykin or Cyborgs (default 0)")
+
+
+class LeaderStateSchema(Schema):
+    status = fields.String(required=True, validate=validate.OneOf([s.value for s in LeaderStatus]))
+    by = faction_field(metadata={"description": "captor, with status captured"})
+    skill = fields.String(allow_none=True, validate=_ID, metadata={"description": "leader skill id"})
+    skill_face_up = StrictBoolean(metadata={"description": "whether the skill card is face up"})
+
+
+class FactionSchema(Schema):
+    spice = count_field(10000, "spice behind the shield", required=True)
+    reserves = fields.Nested(ForceCountSchema)
+    tanks = fields.Nested(ForceCountSchema)
+    hand = fields.List(id_field("treachery card id"), validate=validate.Length(max=40))
+    traitors = fields.List(id_field("leader id of a held Traitor card"), validate=validate.Length(max=20))
+    leaders = fields.Dict(
+        keys=id_field("leader id"),
+        values=fields.Nested(LeaderStateSchema),
+        validate=validate.Length(max=10),
+        metadata={"description": "leaders whose state is not `available`; unlisted leaders are available"},
+    )
+    ally = faction_field(allow_none=True)
+
+
+class ForceStackSchema(Schema):
+    faction = faction_field(required=True)
+    territory = id_field("territory id", required=True)
+    sector = sector_field()
+    regular = count_field(20, "regular forces (default 0)")
+    elite = count_field(20, "elite forces (default 0)")
+
+
+class AdvisorStackSchema(Schema):
+    territory = id_field("territory id", required=True)
+    sector = sector_field()
+    count = StrictInteger(required=True, validate=validate.Range(min=1, max=20))
+
+
+class SpicePileSchema(Schema):
+    territory = id_field("territory id", required=True)
+    sector = sector_field()
+    amount = StrictInteger(required=True, validate=validate.Range(min=1, max=1000))
+
+
+class DukeVidalSchema(Schema):
+    status = fields.String(required=True, validate=validate.OneOf([s.value for s in DukeStatus]))
+    controller = faction_field(allow_none=True)
+    acquired_turn = StrictInteger(allow_none=True, validate=validate.Range(min=1, max=99))
+    loaned_by = faction_field(allow_none=True)
+    by = faction_field(allow_none=True)
+
+
+class PlanSchema(Schema):
+    leader = id_field("leader id, or null", allow_none=True)
+    cheap_hero = id_field("Cheap Hero/Heroine card id used as the leader, or null", allow_none=True)
+    dial = StrictNumber(
+        required=True, validate=validate.Range(min=0, max=40), metadata={"description": "forces dialed; halves allowed"}
+    )
+    weapon = id_field("card id, or null", allow_none=True)
+    defense = id_field("card id, or null", allow_none=True)
+    spice = count_field(1000, "spice paid to support forces (advanced)")
+    kwisatz_haderach = StrictBoolean(metadata={"description": "Atreides only"})
+
+
+class BattleSchema(Schema):
+    territory = id_field("territory id", required=True)
+    aggressor = faction_field(required=True)
+    defender = faction_field(required=True)
+    plans = fields.Dict(
+        keys=fields.String(validate=validate.OneOf(FACTIONS)),
+        values=fields.Nested(PlanSchema),
+        required=True,
+        validate=validate.Length(max=2),
+    )
+    traitor_calls = fields.List(faction_field(), validate=validate.Length(max=2))
+    poison_tooth_withheld = fields.List(faction_field(), validate=validate.Length(max=2))
+
+
+class DecisionSchema(Schema):
+    """An open decision: type, who decides, and what the choice ranges over."""
+
+    type = fields.String(required=True, validate=validate.OneOf([d.value for d in DecisionType]))
+    player = faction_field(allow_none=True, metadata={"description": "the deciding faction"})
+    owner = faction_field(allow_none=True, metadata={"description": "moritani-retention: the power's owner"})
+    played = fields.List(id_field("card id"), validate=validate.Length(max=3))
+    eligible = fields.List(id_field("card id"), validate=validate.Length(max=3))
+
+
+class SnapshotSchema(Schema):
+    format = fields.String(required=True, validate=validate.Equal(SNAPSHOT_FORMAT))
+    ruleset = fields.Nested(RulesetSchema, required=True)
+    turn = StrictInteger(required=True, validate=validate.Range(min=1, max=99))
+    phase = fields.String(required=True, validate=validate.OneOf([p.value for p in Phase]))
+    storm_sector = StrictInteger(required=True, validate=validate.Range(min=0, max=17))
+    storm_order = fields.List(faction_field(), required=True, validate=validate.Length(max=12))
+    seed = StrictInteger(required=True, validate=validate.Range(min=0, max=2**53))
+    factions = fields.Dict(
+        keys=fields.String(validate=validate.OneOf(FACTIONS)),
+        values=fields.Nested(FactionSchema),
+        required=True,
+        validate=validate.Length(min=1, max=12),
+    )
+    forces = fields.List(fields.Nested(ForceStackSchema), validate=validate.Length(max=600))
+    advisors = fields.List(fields.Nested(AdvisorStackSchema), validate=validate.Length(max=60))
+    board_spice = fields.List(fields.Nested(SpicePileSchema), validate=validate.Length(max=100))
+    discard = fields.List(id_field("card id"), validate=validate.Length(max=100))
+    duke_vidal = fields.Nested(DukeVidalSchema, allow_none=True)
+    battle = fields.Nested(BattleSchema, allow_none=True)
+    pending = fields.Nested(DecisionSchema, allow_none=True)
+
+
+class ActionSchema(Schema):
+    """A proposed action; options are listed in the same form, so any option can be sent back."""
+
+    type = fields.String(required=True, validate=validate.OneOf([a.value for a in ActionType]))
+    player = faction_field(allow_none=True, metadata={"description": "the acting faction"})
+    card = id_field("retain-card: the card kept, or null to decline", allow_none=True)
+
+
+# --- views: the same snapshot with hidden parts redacted ------------------------------------------
+
+
+class ViewLeaderStateSchema(LeaderStateSchema):
+    pass
+
+
+class ViewFactionSchema(FactionSchema):
+    hand = fields.List(id_field("card id"), allow_none=True, metadata={"description": "null when hidden"})
+    traitors = fields.List(id_field("leader id"), allow_none=True, metadata={"description": "null when hidden"})
+    hand_count = StrictInteger(required=True)
+    traitor_count = StrictInteger(required=True)
+
+
+class ViewBattleSchema(BattleSchema):
+    plans = fields.Dict(
+        keys=fields.String(validate=validate.OneOf(FACTIONS)),
+        values=fields.Nested(PlanSchema, allow_none=True),
+        required=True,
+        metadata={"description": "an unrevealed opposing plan is null"},
+    )
+
+
+class ViewSnapshotSchema(SnapshotSchema):
+    factions = fields.Dict(
+        keys=fields.String(validate=validate.OneOf(FACTIONS)), values=fields.Nested(ViewFactionSchema), required=True
+    )
+    battle = fields.Nested(ViewBattleSchema, allow_none=True)
+
+
+# --- response parts ---------------------------------------------------------------------------------
+
+
+class CitationSchema(Schema):
+    source = fields.String(required=True, metadata={"description": "source register id"})
+    page = StrictInteger(metadata={"description": "page number"})
+    page_kind = fields.String(required=True, validate=validate.OneOf([k.value for k in PageKind]))
+    timestamp = fields.String(metadata={"description": "video timestamp, for page_kind timestamp"})
+    section = fields.String()
+    note = fields.String()
+
+
+EVIDENCE = [e.value for e in Evidence]
+
+
+class RulingRecordSchema(Schema):
+    rule = fields.String(required=True)
+    claim = fields.String(required=True)
+    evidence = fields.String(required=True, validate=validate.OneOf(EVIDENCE))
+    citations = fields.List(fields.Nested(CitationSchema), required=True)
+
+
+class ViolationSchema(Schema):
+    code = fields.String(required=True)
+    message = fields.String(required=True)
+    path = fields.String(required=True, metadata={"description": "JSON pointer into the request"})
+    rule = fields.String(required=True, allow_none=True)
+
+
+class NextSchema(Schema):
+    decision = fields.Nested(DecisionSchema, required=True, allow_none=True)
+    options = fields.List(fields.Nested(ActionSchema), required=True)
+
+
+class OutcomeSchema(Schema):
+    summary = fields.Dict(required=True, metadata={"description": "structured summary, one key per rules area"})
+    events = fields.List(fields.Dict(), required=True)
+    snapshot = fields.Nested(ViewSnapshotSchema, required=True)
+
+
+class AlternativeSchema(Schema):
+    interpretations = fields.Dict(keys=fields.String(), values=fields.String(), required=True)
+    outcome = fields.Nested(OutcomeSchema, required=True)
+    evidence = fields.String(required=True, validate=validate.OneOf(EVIDENCE))
+
+
+class ProvenanceSchema(Schema):
+    engine = fields.String(required=True)
+    rules_digest = fields.String(required=True)
+    interpretations = fields.Dict(keys=fields.String(), values=fields.String(), required=True)
+
+
+class RulingResponseSchema(Schema):
+    status = fields.String(required=True, validate=validate.OneOf([s.value for s in RulingStatus]))
+    evidence = fields.String(required=True, allow_none=True, validate=validate.OneOf(EVIDENCE))
+    outcome = fields.Nested(OutcomeSchema, required=True, allow_none=True)
+    next = fields.Nested(NextSchema, required=True)
+    violations = fields.List(fields.Nested(ViolationSchema), required=True)
+    rulings = fields.List(fields.Nested(RulingRecordSchema), required=True)
+    citations = fields.List(fields.Nested(CitationSchema), required=True)
+    alternatives = fields.List(fields.Nested(AlternativeSchema), required=True)
+    provenance = fields.Nested(ProvenanceSchema, required=True)

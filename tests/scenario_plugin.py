@@ -1,0 +1,116 @@
+"""pytest plugin: every `scenarios/<area>/*.yaml` fixture becomes a test item per scenario and variant.
+
+Each item sends the fixture's request through the HTTP test client and matches the answer against
+`expect` (partial structural match, see `adjudicator.conformance`). It also sends the request a
+second time and requires a byte-identical answer.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from adjudicator.conformance import check_response
+from adjudicator.scenarios import DEFAULT_DIRECTORY, Scenario, ScenarioError, Variant, _parse, _read
+
+_SEEN_KEY = pytest.StashKey[dict[str, Path]]()
+_COUNT_KEY = pytest.StashKey[int]()
+_APP: Flask | None = None
+
+
+def _client() -> FlaskClient:
+    global _APP
+    if _APP is None:
+        from api import create_app
+
+        _APP = create_app()
+    return _APP.test_client()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.stash[_SEEN_KEY] = {}
+    config.stash[_COUNT_KEY] = 0
+    config.addinivalue_line("markers", "scenario_tag(tag): a scenario fixture's tag")
+
+
+def pytest_collect_file(parent: pytest.Collector, file_path: Path) -> pytest.Collector | None:
+    try:
+        relative = file_path.resolve().relative_to(DEFAULT_DIRECTORY)
+    except ValueError:
+        return None
+    if file_path.suffix == ".yaml" and len(relative.parts) == 2 and not relative.parts[0].startswith("_"):
+        return ScenarioFile.from_parent(parent, path=file_path)
+    return None
+
+
+class ScenarioFile(pytest.File):
+    def collect(self) -> Iterator[pytest.Item]:
+        try:
+            scenario = _parse(self.path, _read(self.path), DEFAULT_DIRECTORY)
+        except ScenarioError as exc:
+            raise self.CollectError(str(exc)) from exc
+        seen = self.config.stash[_SEEN_KEY]
+        if scenario.id in seen and seen[scenario.id] != self.path:
+            raise self.CollectError(f"duplicate scenario id {scenario.id!r}: also in {seen[scenario.id]}")
+        seen[scenario.id] = self.path
+        self.config.stash[_COUNT_KEY] += 1
+        yield ScenarioItem.from_parent(self, name=scenario.id, scenario=scenario, variant=None)
+        for variant in scenario.variants:
+            label = ",".join(f"{k}={v}" for k, v in sorted(variant.interpretations.items())) or str(variant.index)
+            yield ScenarioItem.from_parent(self, name=f"{scenario.id}[{label}]", scenario=scenario, variant=variant)
+
+
+class ScenarioMismatch(AssertionError):
+    pass
+
+
+class ScenarioItem(pytest.Item):
+    def __init__(self, *, scenario: Scenario, variant: Variant | None, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.scenario = scenario
+        self.variant = variant
+        for tag in scenario.tags:
+            self.add_marker(pytest.mark.scenario_tag(tag))
+
+    def _send(self) -> tuple[int, bytes, Any]:
+        client = _client()
+        scenario = self.scenario
+        if scenario.method == "GET":
+            response = client.get(scenario.path)
+        else:
+            response = client.post(scenario.path, json=scenario.request_for(self.variant))
+        return response.status_code, response.data, json.loads(response.data) if response.data else None
+
+    def runtest(self) -> None:
+        expect = self.variant.expect if self.variant is not None else self.scenario.expect
+        status, raw, body = self._send()
+        problems = check_response(expect, status, body)
+        again_status, again_raw, _ = self._send()
+        if (again_status, again_raw) != (status, raw):
+            problems.append("the same request gave a different answer the second time")
+        if status >= 500:
+            problems.append(f"server error {status}")
+        if problems:
+            raise ScenarioMismatch("\n".join(problems) + "\n\nresponse:\n" + json.dumps(body, indent=1)[:4000])
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
+        if isinstance(excinfo.value, ScenarioMismatch):
+            return f"scenario {self.scenario.id} ({self.scenario.file.name}):\n{excinfo.value}"
+        return str(super().repr_failure(excinfo))
+
+    def reportinfo(self) -> tuple[Path, int, str]:
+        return self.path, 0, f"scenario: {self.name}"
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """A run that covers scenarios/ but found no fixture there is a failure, not a quiet pass."""
+    roots = [Path(str(arg).split("::", 1)[0]).resolve() for arg in session.config.args]
+    covers = any(root == DEFAULT_DIRECTORY or root in DEFAULT_DIRECTORY.parents for root in roots)
+    if covers and session.config.stash[_COUNT_KEY] == 0:
+        raise pytest.UsageError("no scenario fixtures were collected under scenarios/")
