@@ -28,12 +28,12 @@ serve: install
 
 test: install-test
 	$(BIN)/python -m pytest
-	$(BIN)/ruff check adjudicator api tests bench
+	$(BIN)/ruff check adjudicator api tests bench conftest.py
 	$(BIN)/mypy --strict adjudicator
 
 lint: install-test
-	$(BIN)/ruff check adjudicator api tests bench
-	$(BIN)/ruff format --check adjudicator api tests bench
+	$(BIN)/ruff check adjudicator api tests bench conftest.py
+	$(BIN)/ruff format --check adjudicator api tests bench conftest.py
 	$(BIN)/mypy --strict adjudicator
 
 openapi: install

@@ -7,10 +7,8 @@ from typing import Any
 
 import yaml
 
-try:  # the C loader is several times faster; fall back where libyaml is absent
-    _Loader: type[yaml.SafeLoader] = yaml.CSafeLoader
-except AttributeError:  # pragma: no cover - depends on the PyYAML build
-    _Loader = yaml.SafeLoader
+# The C loader is several times faster; fall back where libyaml is absent.
+_Loader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 def read_text(name: str) -> str:
@@ -18,4 +16,4 @@ def read_text(name: str) -> str:
 
 
 def load_yaml(name: str) -> Any:
-    return yaml.load(read_text(name), Loader=_Loader)  # noqa: S506 - a safe loader
+    return yaml.load(read_text(name), Loader=_Loader)

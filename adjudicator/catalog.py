@@ -132,8 +132,7 @@ def _build(raw: dict[str, Any]) -> Catalog:
     try:
         factions = {f["id"]: Faction(**f) for f in raw["factions"]}
         leaders = {
-            entry["id"]: Leader(**{**entry, "aliases": tuple(entry.get("aliases") or ())})
-            for entry in raw["leaders"]
+            entry["id"]: Leader(**{**entry, "aliases": tuple(entry.get("aliases") or ())}) for entry in raw["leaders"]
         }
         territories = {
             t["id"]: Territory(

@@ -68,7 +68,9 @@ def _check_faction(snapshot: Snapshot, faction: str | None, path: str, what: str
     return [Problem(path, "faction-not-in-game", f"the {what} {faction!r} is not a faction in this game")]
 
 
-def _decision_options(snapshot: Snapshot, player: str | None = None) -> tuple[dict[str, Any] | None, list[dict[str, Any]]]:
+def _decision_options(
+    snapshot: Snapshot, player: str | None = None
+) -> tuple[dict[str, Any] | None, list[dict[str, Any]]]:
     decision = snapshot.pending
     if decision is None:
         return None, []

@@ -17,7 +17,7 @@ from types import MappingProxyType
 from typing import Any, ParamSpec, TypeVar
 
 from ._data import load_yaml
-from .errors import RegisterError, UnknownInterpretation, UnknownRegisterEntry, Problem
+from .errors import Problem, RegisterError, UnknownInterpretation, UnknownRegisterEntry
 from .vocabulary import Evidence, PageKind
 
 

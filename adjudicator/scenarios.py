@@ -89,7 +89,8 @@ class Scenario:
             out["request"] = None if self.request is None else copy.deepcopy(dict(self.request))
             out["expect"] = copy.deepcopy(dict(self.expect))
             out["variants"] = [
-                {"interpretations": dict(v.interpretations), "expect": copy.deepcopy(dict(v.expect))} for v in self.variants
+                {"interpretations": dict(v.interpretations), "expect": copy.deepcopy(dict(v.expect))}
+                for v in self.variants
             ]
         return out
 
@@ -120,7 +121,7 @@ def merge_patch(target: Any, patch: Any) -> Any:
 
 def _read(file: Path) -> Any:
     try:
-        return yaml.load(file.read_text(encoding="utf-8"), Loader=_Loader)  # noqa: S506 - a safe loader
+        return yaml.load(file.read_text(encoding="utf-8"), Loader=_Loader)
     except yaml.YAMLError as exc:
         raise ScenarioError(file, f"not valid YAML: {exc}") from exc
 

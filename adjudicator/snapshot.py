@@ -122,7 +122,9 @@ class ForceStack:
 
     @classmethod
     def from_dict(cls, raw: Mapping[str, Any]) -> ForceStack:
-        return cls(raw["faction"], raw["territory"], raw.get("sector"), int(raw.get("regular", 0)), int(raw.get("elite", 0)))
+        return cls(
+            raw["faction"], raw["territory"], raw.get("sector"), int(raw.get("regular", 0)), int(raw.get("elite", 0))
+        )
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -173,7 +175,11 @@ class DukeVidal:
     @classmethod
     def from_dict(cls, raw: Mapping[str, Any]) -> DukeVidal:
         return cls(
-            DukeStatus(raw["status"]), raw.get("controller"), raw.get("acquired_turn"), raw.get("loaned_by"), raw.get("by")
+            DukeStatus(raw["status"]),
+            raw.get("controller"),
+            raw.get("acquired_turn"),
+            raw.get("loaned_by"),
+            raw.get("by"),
         )
 
     def to_dict(self) -> dict[str, Any]:

@@ -42,8 +42,13 @@ class _Checker:
         for i, variant in enumerate(rs.to_dict()["variants"]):
             needed = self.cat.variants.get(variant)
             if needed is not None and needed not in rs.expansions:
-                self.add("variant-needs-expansion", f"variant {variant!r} needs the {needed!r} expansion",
-                         "ruleset", "variants", i)
+                self.add(
+                    "variant-needs-expansion",
+                    f"variant {variant!r} needs the {needed!r} expansion",
+                    "ruleset",
+                    "variants",
+                    i,
+                )
         for key in ("expansions", "variants"):
             for item, n in Counter(rs.to_dict()[key]).items():
                 if n > 1:
@@ -57,16 +62,25 @@ class _Checker:
         for fid, fs in self.s.factions.items():
             faction = self.cat.factions[fid]
             if faction.expansion != "base" and faction.expansion not in rs.expansions:
-                self.add("faction-not-in-ruleset",
-                         f"{fid} needs the {faction.expansion!r} expansion in ruleset.expansions", "factions", fid)
+                self.add(
+                    "faction-not-in-ruleset",
+                    f"{fid} needs the {faction.expansion!r} expansion in ruleset.expansions",
+                    "factions",
+                    fid,
+                )
             if fs.ally is not None:
                 if fs.ally == fid:
                     self.add("self-alliance", f"{fid} cannot ally with itself", "factions", fid, "ally")
                 elif fs.ally not in self.in_game:
                     self.add("ally-not-in-game", f"{fs.ally} is not in this game", "factions", fid, "ally")
                 elif self.s.factions[fs.ally].ally != fid:
-                    self.add("one-sided-alliance",
-                             f"{fid} names {fs.ally} as ally but {fs.ally} does not name {fid}", "factions", fid, "ally")
+                    self.add(
+                        "one-sided-alliance",
+                        f"{fid} names {fs.ally} as ally but {fs.ally} does not name {fid}",
+                        "factions",
+                        fid,
+                        "ally",
+                    )
             for lid, state in fs.leaders.items():
                 self.leader_entry(fid, lid, state.status, state.by, state.skill, state.skill_face_up, skill_places)
             for i, leader_id in enumerate(fs.traitors):
@@ -76,21 +90,35 @@ class _Checker:
                     self.add("no-elite-forces", f"{fid} has no elite forces", "factions", fid, key, "elite")
         self.force_totals()
 
-    def leader_entry(self, fid: str, lid: str, status: LeaderStatus, by: str | None, skill: str | None,
-                     face_up: bool | None, skill_places: dict[str, str]) -> None:
+    def leader_entry(
+        self,
+        fid: str,
+        lid: str,
+        status: LeaderStatus,
+        by: str | None,
+        skill: str | None,
+        face_up: bool | None,
+        skill_places: dict[str, str],
+    ) -> None:
         path = ("factions", fid, "leaders", lid)
         leader = self.cat.leaders.get(lid)
         if leader is None:
             self.add("unknown-leader", f"no leader with id {lid!r}", *path)
             return
         if leader.separate_disc:
-            self.add("duke-vidal-not-a-roster-leader",
-                     "Duke Vidal is a separate disc: describe him under duke_vidal, not in a faction's leaders", *path)
+            self.add(
+                "duke-vidal-not-a-roster-leader",
+                "Duke Vidal is a separate disc: describe him under duke_vidal, not in a faction's leaders",
+                *path,
+            )
             return
         if leader.faction != fid:
-            self.add("leader-not-native",
-                     f"{lid} is a {leader.faction} leader; list it under {leader.faction} (captured leaders use"
-                     " status 'captured' with 'by')", *path)
+            self.add(
+                "leader-not-native",
+                f"{lid} is a {leader.faction} leader; list it under {leader.faction} (captured leaders use"
+                " status 'captured' with 'by')",
+                *path,
+            )
         if leader.advanced_only and not self.s.ruleset.advanced:
             self.add("leader-not-in-ruleset", f"{lid} is used only in advanced games", *path)
         if status is LeaderStatus.CAPTURED:
@@ -108,7 +136,9 @@ class _Checker:
             if lid == _AUDITOR:
                 self.add("auditor-cannot-have-skill", "the Auditor cannot hold a leader skill", *path, "skill")
             if skill in skill_places:
-                self.add("skill-in-two-places", f"skill {skill!r} is also held at {skill_places[skill]}", *path, "skill")
+                self.add(
+                    "skill-in-two-places", f"skill {skill!r} is also held at {skill_places[skill]}", *path, "skill"
+                )
             else:
                 skill_places[skill] = self.root + pointer(*path)
         elif face_up is not None:
@@ -124,7 +154,9 @@ class _Checker:
             self.add("no-traitor-card", f"{leader_id} has no Traitor card", *path)
             return
         if leader.faction not in self.in_game:
-            self.add("traitor-faction-not-in-game", f"{leader_id}'s faction {leader.faction} is not in this game", *path)
+            self.add(
+                "traitor-faction-not-in-game", f"{leader_id}'s faction {leader.faction} is not in this game", *path
+            )
         if leader_id in places:
             self.add("traitor-in-two-places", f"the Traitor card of {leader_id} is also at {places[leader_id]}", *path)
         else:
@@ -145,12 +177,19 @@ class _Checker:
             faction = self.cat.factions[fid]
             total = regular[fid] + elite[fid]
             if total > faction.forces_total:
-                self.add("forces-over-total",
-                         f"{fid} has {total} forces in reserves, tanks and on the board; it owns {faction.forces_total}",
-                         "factions", fid)
+                self.add(
+                    "forces-over-total",
+                    f"{fid} has {total} forces in reserves, tanks and on the board; it owns {faction.forces_total}",
+                    "factions",
+                    fid,
+                )
             if faction.elite_forces and elite[fid] > faction.elite_forces:
-                self.add("elite-over-total", f"{fid} has {elite[fid]} elite forces; it owns {faction.elite_forces}",
-                         "factions", fid)
+                self.add(
+                    "elite-over-total",
+                    f"{fid} has {elite[fid]} elite forces; it owns {faction.elite_forces}",
+                    "factions",
+                    fid,
+                )
 
     # -- places on the board ----------------------------------------------------------------
     def place(self, territory_id: str, sector: int | None, *path: object) -> None:
@@ -165,20 +204,33 @@ class _Checker:
                 self.add("sector-not-allowed", "a homeworld has no sectors: use null", *path, "sector")
             return
         if territory.expansion != "base" and territory.expansion not in self.s.ruleset.expansions:
-            self.add("territory-not-in-ruleset", f"{territory_id} needs the {territory.expansion!r} expansion",
-                     *path, "territory")
+            self.add(
+                "territory-not-in-ruleset",
+                f"{territory_id} needs the {territory.expansion!r} expansion",
+                *path,
+                "territory",
+            )
         elif territory.variant is not None and territory.variant not in self.s.ruleset.variants:
-            self.add("territory-not-in-ruleset", f"{territory_id} needs the {territory.variant!r} variant",
-                     *path, "territory")
+            self.add(
+                "territory-not-in-ruleset",
+                f"{territory_id} needs the {territory.variant!r} variant",
+                *path,
+                "territory",
+            )
         if not territory.has_sectors:
             if sector is not None:
                 self.add("sector-not-allowed", f"{territory_id} has no sectors: use null", *path, "sector")
         elif sector is None:
-            self.add("missing-sector", f"{territory_id} lies in sectors {list(territory.sectors)}: name one",
-                     *path, "sector")
+            self.add(
+                "missing-sector", f"{territory_id} lies in sectors {list(territory.sectors)}: name one", *path, "sector"
+            )
         elif sector not in territory.sectors:
-            self.add("sector-outside-territory",
-                     f"sector {sector} is not part of {territory_id} (sectors {list(territory.sectors)})", *path, "sector")
+            self.add(
+                "sector-outside-territory",
+                f"sector {sector} is not part of {territory_id} (sectors {list(territory.sectors)})",
+                *path,
+                "sector",
+            )
 
     def board(self) -> None:
         seen: dict[tuple[str, str, int | None], int] = {}
@@ -194,22 +246,28 @@ class _Checker:
             else:
                 seen[key] = i
         if self.s.advisors and FactionId.BENE_GESSERIT.value not in self.in_game:
-            self.add("advisors-without-bene-gesserit", "advisors belong to the Bene Gesserit, who are not in this game",
-                     "advisors")
+            self.add(
+                "advisors-without-bene-gesserit",
+                "advisors belong to the Bene Gesserit, who are not in this game",
+                "advisors",
+            )
         advisor_places: dict[tuple[str, int | None], int] = {}
         for i, advisors in enumerate(self.s.advisors):
             self.place(advisors.territory, advisors.sector, "advisors", i)
             key2 = (advisors.territory, advisors.sector)
             if key2 in advisor_places:
-                self.add("duplicate-stack", f"the same stack is also at /advisors/{advisor_places[key2]}", "advisors", i)
+                self.add(
+                    "duplicate-stack", f"the same stack is also at /advisors/{advisor_places[key2]}", "advisors", i
+                )
             else:
                 advisor_places[key2] = i
         for i, pile in enumerate(self.s.board_spice):
             self.place(pile.territory, pile.sector, "board_spice", i)
         order = list(self.s.storm_order)
         if sorted(order) != sorted(self.in_game):
-            self.add("storm-order-mismatch", "storm_order must list every faction in the game exactly once",
-                     "storm_order")
+            self.add(
+                "storm-order-mismatch", "storm_order must list every faction in the game exactly once", "storm_order"
+            )
 
     # -- cards ---------------------------------------------------------------------------------
     def card_places(self) -> Iterable[tuple[str, tuple[object, ...]]]:
@@ -247,8 +305,11 @@ class _Checker:
             first_place[card] = here
             per_kind[kind.kind] += 1
             if per_kind[kind.kind] > kind.copies_in(rs.expansions):
-                self.add("too-many-copies",
-                         f"only {kind.copies_in(rs.expansions)} {kind.kind} card(s) exist with this ruleset", *path)
+                self.add(
+                    "too-many-copies",
+                    f"only {kind.copies_in(rs.expansions)} {kind.kind} card(s) exist with this ruleset",
+                    *path,
+                )
 
     # -- Duke Vidal, battle, pending ------------------------------------------------------------
     def duke(self) -> None:
@@ -271,7 +332,9 @@ class _Checker:
                     self.add("custody-without-holder", f"{key!r} is only for status 'held'", "duke_vidal", key)
         if duke.status is DukeStatus.CAPTURED:
             if duke.by is None or duke.by not in self.in_game:
-                self.add("invalid-captor", "a captured Duke Vidal needs 'by': a faction in the game", "duke_vidal", "by")
+                self.add(
+                    "invalid-captor", "a captured Duke Vidal needs 'by': a faction in the game", "duke_vidal", "by"
+                )
         elif duke.by is not None:
             self.add("captor-without-capture", "'by' is only for status 'captured'", "duke_vidal", "by")
 
@@ -351,14 +414,19 @@ class _Checker:
         plan_cards = set(plan.cards) if plan is not None else set()
         for i, card in enumerate(played):
             if card not in plan_cards:
-                self.add("card-not-where-decision-says",
-                         f"{card} is not in {decision.player}'s battle plan", "pending", "played", i)
+                self.add(
+                    "card-not-where-decision-says",
+                    f"{card} is not in {decision.player}'s battle plan",
+                    "pending",
+                    "played",
+                    i,
+                )
         for i, card in enumerate(eligible):
             if card not in played:
                 self.add("eligible-not-played", f"{card} is not among the played cards", "pending", "eligible", i)
-        if decision.player is not None and decision.player in self.s.factions:
-            if self.s.factions[decision.player].ally != FactionId.MORITANI:
-                self.add("not-moritani-ally", f"{decision.player} is not Moritani's ally", "pending", "player")
+        decider = self.s.factions.get(decision.player or "")
+        if decider is not None and decider.ally != FactionId.MORITANI:
+            self.add("not-moritani-ally", f"{decision.player} is not Moritani's ally", "pending", "player")
 
 
 def snapshot_problems(snapshot: Snapshot, root: str = "/snapshot") -> list[Problem]:

@@ -1,4 +1,4 @@
-"""Closed vocabularies of the wire contract (DESIGN §3–§6) as string enums."""
+"""Closed vocabularies of the wire contract (DESIGN §3-§6) as string enums."""
 
 from __future__ import annotations
 

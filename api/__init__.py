@@ -80,7 +80,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
 
     @app.before_request
     def require_json_body() -> None:
-        if request.method == "POST" and not _is_json_mimetype(request.mimetype):
+        # Routing errors (404, 405) take precedence over the media type.
+        if request.routing_exception is None and request.method == "POST" and not _is_json_mimetype(request.mimetype):
             raise UnsupportedMediaType()
 
     @app.errorhandler(InvalidRequest)

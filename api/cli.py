@@ -10,12 +10,18 @@ from collections.abc import Sequence
 
 def _serve(args: argparse.Namespace) -> int:
     argv = [
-        sys.executable, "-m", "gunicorn",
-        "--bind", f"{args.host}:{args.port}",
-        "--workers", str(args.workers),
-        "--worker-class", "sync",
+        sys.executable,
+        "-m",
+        "gunicorn",
+        "--bind",
+        f"{args.host}:{args.port}",
+        "--workers",
+        str(args.workers),
+        "--worker-class",
+        "sync",
         "--preload",
-        "--access-logfile", "-",
+        "--access-logfile",
+        "-",
         "api:create_app()",
     ]
     os.execv(sys.executable, argv)

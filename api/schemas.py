@@ -1,4 +1,4 @@
-"""Wire schemas shared by the resources: snapshot, action, decision, rulings (DESIGN §4–§5).
+"""Wire schemas shared by the resources: snapshot, action, decision, rulings (DESIGN §4-§5).
 
 Closed vocabularies are checked here; ids that depend on the catalog (leaders, territories, cards)
 are checked by the engine's consistency validation so that every problem gets a precise code.
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from marshmallow import fields, validate
+from marshmallow import ValidationError, fields, validate
 
 from adjudicator.catalog import catalog
 from adjudicator.vocabulary import (
@@ -28,7 +28,30 @@ from .extensions import Schema
 from .fields import StrictBoolean, StrictInteger, StrictNumber
 
 FACTIONS = [f.value for f in FactionId]
-_ID = validate.And(validate.Length(min=1, max=64), validate.Regexp(r"^[a-z0-9][a-z0-9#'-]*$"))
+_ID = [validate.Length(min=1, max=64), validate.Regexp(r"^[a-z0-9][a-z0-9#'-]*$")]
+
+
+class PropertyCount(validate.Validator):
+    """Bounds the number of keys of a mapping (documented as minProperties/maxProperties)."""
+
+    def __init__(self, minimum: int = 0, maximum: int | None = None) -> None:
+        self.minimum = minimum
+        self.maximum = maximum
+
+    def __call__(self, value: Any) -> Any:
+        if len(value) < self.minimum:
+            raise ValidationError(f"Length must be at least {self.minimum}.")
+        if self.maximum is not None and len(value) > self.maximum:
+            raise ValidationError(f"Length must be at most {self.maximum}.")
+        return value
+
+
+def property_count(minimum: int = 0, maximum: int | None = None) -> dict[str, Any]:
+    """Field keywords for a bounded mapping: the validator and its OpenAPI description."""
+    metadata: dict[str, Any] = {"minProperties": minimum} if minimum else {}
+    if maximum is not None:
+        metadata["maxProperties"] = maximum
+    return {"validate": PropertyCount(minimum, maximum), "metadata": metadata}
 
 
 def faction_field(**kwargs: Any) -> fields.String:
@@ -87,8 +110,11 @@ class FactionSchema(Schema):
     leaders = fields.Dict(
         keys=id_field("leader id"),
         values=fields.Nested(LeaderStateSchema),
-        validate=validate.Length(max=10),
-        metadata={"description": "leaders whose state is not `available`; unlisted leaders are available"},
+        validate=PropertyCount(0, 10),
+        metadata={
+            "description": "leaders whose state is not `available`; unlisted leaders are available",
+            "maxProperties": 10,
+        },
     )
     ally = faction_field(allow_none=True)
 
@@ -141,7 +167,7 @@ class BattleSchema(Schema):
         keys=fields.String(validate=validate.OneOf(FACTIONS)),
         values=fields.Nested(PlanSchema),
         required=True,
-        validate=validate.Length(max=2),
+        **property_count(0, 2),
     )
     traitor_calls = fields.List(faction_field(), validate=validate.Length(max=2))
     poison_tooth_withheld = fields.List(faction_field(), validate=validate.Length(max=2))
@@ -169,7 +195,7 @@ class SnapshotSchema(Schema):
         keys=fields.String(validate=validate.OneOf(FACTIONS)),
         values=fields.Nested(FactionSchema),
         required=True,
-        validate=validate.Length(min=1, max=12),
+        **property_count(1, 12),
     )
     forces = fields.List(fields.Nested(ForceStackSchema), validate=validate.Length(max=600))
     advisors = fields.List(fields.Nested(AdvisorStackSchema), validate=validate.Length(max=60))

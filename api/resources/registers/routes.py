@@ -58,9 +58,7 @@ class Questions(MethodView):
     def get(self, query: dict[str, Any]) -> dict[str, Any]:
         """Rules questions the publisher never settled, each with its choices, default and reasons."""
         area = query.get("area")
-        return {
-            "questions": [q.to_dict() for q in registers().questions.values() if area is None or q.area == area]
-        }
+        return {"questions": [q.to_dict() for q in registers().questions.values() if area is None or q.area == area]}
 
 
 @blp.route("/questions/<string:question_id>")

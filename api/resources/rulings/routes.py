@@ -18,8 +18,11 @@ blp = Blueprint("rulings", __name__, url_prefix="/v1", description="Adjudicate a
 @blp.route("/rulings")
 class Rulings(MethodView):
     @blp.arguments(REQUEST, examples=examples_for("/v1/rulings"))
-    @blp.response(200, RESPONSE, headers={"X-Rules-Digest": {"description": "digest of the rules registers",
-                                                            "schema": {"type": "string"}}})
+    @blp.response(
+        200,
+        RESPONSE,
+        headers={"X-Rules-Digest": {"description": "digest of the rules registers", "schema": {"type": "string"}}},
+    )
     @blp.doc(responses=problem_responses(400, 413, 415, 422))
     def post(self, body: dict[str, Any]) -> tuple[dict[str, Any], int, dict[str, str]]:
         """Rule on an action: legality, options, outcome, and the cited rulings behind it.

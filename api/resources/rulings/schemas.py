@@ -5,7 +5,7 @@ from __future__ import annotations
 from marshmallow import fields, validate
 
 from ...extensions import Schema
-from ...schemas import ActionSchema, RulingResponseSchema, SnapshotSchema, faction_field
+from ...schemas import ActionSchema, PropertyCount, RulingResponseSchema, SnapshotSchema, faction_field
 
 
 class RulingRequestSchema(Schema):
@@ -14,8 +14,8 @@ class RulingRequestSchema(Schema):
     interpretations = fields.Dict(
         keys=fields.String(validate=validate.Length(min=1, max=80)),
         values=fields.String(validate=validate.Length(min=1, max=80)),
-        validate=validate.Length(max=50),
-        metadata={"description": "question id -> chosen choice id (see /v1/questions)"},
+        validate=PropertyCount(0, 50),
+        metadata={"description": "question id -> chosen choice id (see /v1/questions)", "maxProperties": 50},
     )
     viewer = faction_field(
         allow_none=True, metadata={"description": "answer as this faction may see it (hidden cards redacted)"}

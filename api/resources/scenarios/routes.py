@@ -12,7 +12,9 @@ from ...docs import problem_responses, scenario_corpus
 from ...extensions import Blueprint
 from .schemas import QUERY, SCENARIO, SCENARIO_LIST
 
-blp = Blueprint("scenarios", __name__, url_prefix="/v1", description="Scenario fixtures: examples and conformance suite.")
+blp = Blueprint(
+    "scenarios", __name__, url_prefix="/v1", description="Scenario fixtures: examples and conformance suite."
+)
 
 
 @blp.route("/scenarios")

@@ -9,7 +9,9 @@ from ...extensions import Schema
 
 class ScenarioQuerySchema(Schema):
     area = fields.String(validate=validate.Length(min=1, max=40), metadata={"description": "only this area"})
-    tag = fields.String(validate=validate.Length(min=1, max=40), metadata={"description": "only fixtures with this tag"})
+    tag = fields.String(
+        validate=validate.Length(min=1, max=40), metadata={"description": "only fixtures with this tag"}
+    )
 
 
 class ScenarioSummarySchema(Schema):
@@ -30,11 +32,16 @@ class VariantSchema(Schema):
 
 class ScenarioSchema(ScenarioSummarySchema):
     request = fields.Dict(
-        keys=fields.String(), values=fields.Raw(), required=True, allow_none=True,
+        keys=fields.String(),
+        values=fields.Raw(),
+        required=True,
+        allow_none=True,
         metadata={"description": "the request body, fully expanded"},
     )
     expect = fields.Dict(
-        keys=fields.String(), values=fields.Raw(), required=True,
+        keys=fields.String(),
+        values=fields.Raw(),
+        required=True,
         metadata={"description": "partial structural expectation on the response (`http_status` defaults to 200)"},
     )
     variants = fields.List(fields.Nested(VariantSchema), required=True)

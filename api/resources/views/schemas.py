@@ -5,12 +5,21 @@ from __future__ import annotations
 from marshmallow import fields
 
 from ...extensions import Schema
-from ...schemas import CitationSchema, ProvenanceSchema, RulingRecordSchema, SnapshotSchema, ViewSnapshotSchema, faction_field
+from ...schemas import (
+    CitationSchema,
+    ProvenanceSchema,
+    RulingRecordSchema,
+    SnapshotSchema,
+    ViewSnapshotSchema,
+    faction_field,
+)
 
 
 class ViewRequestSchema(Schema):
     snapshot = fields.Nested(SnapshotSchema, required=True)
-    viewer = faction_field(allow_none=True, metadata={"description": "the viewing faction; null or absent: a spectator"})
+    viewer = faction_field(
+        allow_none=True, metadata={"description": "the viewing faction; null or absent: a spectator"}
+    )
 
 
 class ViewResponseSchema(Schema):

@@ -1,0 +1,35 @@
+"""Shared fixtures: the app, its test client, and expanded base snapshots."""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from adjudicator.scenarios import DEFAULT_DIRECTORY, _expand_snapshot
+from api import create_app
+
+
+@pytest.fixture(scope="session")
+def app() -> Flask:
+    return create_app()
+
+
+@pytest.fixture()
+def client(app: Flask) -> FlaskClient:
+    return app.test_client()
+
+
+def base_snapshot(name: str) -> dict[str, Any]:
+    """A shared snapshot from scenarios/_snapshots, fully expanded (a fresh copy each call)."""
+    expanded = _expand_snapshot({"$extends": name}, DEFAULT_DIRECTORY, Path(name))
+    return copy.deepcopy(expanded)
+
+
+@pytest.fixture()
+def three_factions() -> dict[str, Any]:
+    return base_snapshot("three-factions")

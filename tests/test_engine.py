@@ -1,0 +1,106 @@
+"""The engine as a library: snapshot round trip, dispatcher, options, determinism."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from adjudicator import Action, InvalidSnapshot, adjudicate, list_options, load_snapshot
+from adjudicator.errors import InvalidRequest
+from adjudicator.snapshot import Snapshot, halves_to_number
+from adjudicator.vocabulary import ActionType, Evidence, RulingStatus
+
+from .conftest import base_snapshot
+
+
+def test_a_complete_snapshot_round_trips_unchanged() -> None:
+    raw = base_snapshot("three-factions")
+    assert Snapshot.from_dict(raw).to_dict() == raw
+
+
+@pytest.mark.parametrize("name", ["three-factions", "locked-battle", "retention-pending"])
+def test_the_wire_form_is_a_fixed_point(name: str) -> None:
+    # Omitted optional fields come back with their defaults; after that nothing changes.
+    wire = Snapshot.from_dict(base_snapshot(name)).to_dict()
+    assert Snapshot.from_dict(wire).to_dict() == wire
+
+
+def test_half_points_are_reported_in_strength_units() -> None:
+    assert halves_to_number(11) == 5.5
+    assert halves_to_number(10) == 5 and isinstance(halves_to_number(10), int)
+    raw = base_snapshot("locked-battle")
+    raw["battle"]["plans"]["atreides"]["dial"] = 2.5
+    snapshot = Snapshot.from_dict(raw)
+    assert snapshot.battle is not None and snapshot.battle.plans["atreides"].dial_halves == 5
+    assert snapshot.to_dict()["battle"]["plans"]["atreides"]["dial"] == 2.5
+
+
+def test_inconsistent_snapshot_raises_with_every_problem() -> None:
+    raw = base_snapshot("three-factions")
+    raw["factions"]["harkonnen"]["hand"].append("karama")
+    raw["storm_order"] = ["atreides"]
+    with pytest.raises(InvalidSnapshot) as caught:
+        load_snapshot(raw)
+    assert {(p.code, p.path) for p in caught.value.problems} == {
+        ("card-in-two-places", "/snapshot/factions/harkonnen/hand/3"),
+        ("storm-order-mismatch", "/snapshot/storm_order"),
+    }
+
+
+@pytest.mark.parametrize("action_type", list(ActionType))
+def test_every_contract_action_is_answered_without_error(action_type: ActionType) -> None:
+    snapshot = load_snapshot(base_snapshot("three-factions"))
+    ruling = adjudicate(snapshot, Action(action_type, "atreides"))
+    assert ruling.status in set(RulingStatus)
+    wire = ruling.to_dict()
+    assert set(wire) == {
+        "status",
+        "evidence",
+        "outcome",
+        "next",
+        "violations",
+        "rulings",
+        "citations",
+        "alternatives",
+        "provenance",
+    }
+
+
+def test_unknown_player_is_a_request_error() -> None:
+    snapshot = load_snapshot(base_snapshot("three-factions"))
+    with pytest.raises(InvalidRequest) as caught:
+        adjudicate(snapshot, Action(ActionType.PAY_EXTORTION, "fremen"))
+    assert [p.path for p in caught.value.problems] == ["/action/player"]
+
+
+def test_retention_options_are_the_eligible_cards_then_decline() -> None:
+    options = list_options(load_snapshot(base_snapshot("retention-pending")), "atreides")
+    assert [o["card"] for o in options.options] == ["crysknife", "shield#2", None]
+    assert [r.rule for r in options.rulings] == ["moritani.retention.choose-one-or-none"]
+    assert options.to_dict()["evidence"] == Evidence.PRINTED_RULE.value
+
+
+def test_no_pending_decision_means_no_options_and_no_rulings() -> None:
+    options = list_options(load_snapshot(base_snapshot("three-factions")))
+    assert options.decision is None and options.options == () and options.rulings == ()
+
+
+def test_same_request_same_answer() -> None:
+    def answer() -> str:
+        snapshot = load_snapshot(base_snapshot("retention-pending"))
+        ruling = adjudicate(snapshot, Action(ActionType.RESOLVE_BATTLE), {"extortion-mentat-order": "recovery-first"})
+        return json.dumps(ruling.to_dict(), sort_keys=True)
+
+    assert answer() == answer()
+
+
+def test_results_are_frozen() -> None:
+    snapshot = load_snapshot(base_snapshot("three-factions"))
+    ruling = adjudicate(snapshot, Action(ActionType.RESOLVE_BATTLE))
+    with pytest.raises(AttributeError):
+        ruling.status = RulingStatus.RESOLVED  # type: ignore[misc]
+    state: Any = snapshot.factions["atreides"]
+    with pytest.raises(AttributeError):
+        state.spice = 99

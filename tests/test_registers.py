@@ -1,0 +1,125 @@
+"""The registers are complete: every rule cited and exercised, every question answerable."""
+
+from __future__ import annotations
+
+import pytest
+
+from adjudicator.errors import UnknownInterpretation
+from adjudicator.registers import RULE_FUNCTIONS, check_interpretations, registers
+from adjudicator.scenarios import fixtures_by_rule, load_scenarios
+from adjudicator.vocabulary import Evidence, PageKind
+
+REGS = registers()
+SCENARIOS = load_scenarios()
+# Points the audits leave open that the register must carry (issue: service foundation, point 4).
+REQUIRED_QUESTIONS = {
+    "duke-moritani-custody",
+    "duke-harkonnen-capture",
+    "duke-capture-return",
+    "duke-loan-expiry",
+    "duke-ecaz-co-occupied",
+    "duke-revival-shared-ambassador",
+    "extortion-mentat-order",
+    "extortion-self-payment",
+    "retention-semuta-batches",
+    "retention-karama-timing",
+    "moritani-special-karama-precedence",
+    "sandmaster-several-piles",
+    "rihani-band-order",
+    "retention-traitor-mandatory-cards",
+    "battle-under-storm",
+}
+
+
+def _citation_problems(citations: tuple, where: str) -> list[str]:
+    problems = []
+    if not citations:
+        problems.append(f"{where}: no citation")
+    for c in citations:
+        source = REGS.sources.get(c.source)
+        if source is None:
+            problems.append(f"{where}: unknown source {c.source!r}")
+            continue
+        if c.page_kind is PageKind.TIMESTAMP and not c.timestamp:
+            problems.append(f"{where}: a timestamp citation needs a timestamp")
+        if c.page_kind is not source.page_kind:
+            problems.append(f"{where}: {c.source} is cited by {source.page_kind.value} pages, not {c.page_kind.value}")
+    return problems
+
+
+@pytest.mark.parametrize("rule_id", sorted(REGS.rules))
+def test_every_rule_has_claim_evidence_and_a_registered_citation(rule_id: str) -> None:
+    rule = REGS.rules[rule_id]
+    assert rule.claim.strip() and rule.title.strip()
+    assert isinstance(rule.evidence, Evidence)
+    assert rule.evidence is not Evidence.UNRESOLVED, "an unresolved point is a question, not a rule"
+    assert _citation_problems(rule.citations, rule_id) == []
+    assert all(c.page is not None or c.timestamp for c in rule.citations), "every rule citation gives a page"
+
+
+def test_every_rule_function_is_registered_and_every_rule_has_a_function() -> None:
+    assert set(RULE_FUNCTIONS) == set(REGS.rules)
+
+
+def test_every_rule_is_asserted_by_at_least_one_fixture() -> None:
+    covered = fixtures_by_rule(SCENARIOS)
+    assert sorted(set(REGS.rules) - set(covered)) == []
+
+
+def test_fixtures_only_name_registered_rules() -> None:
+    assert sorted(set(fixtures_by_rule(SCENARIOS)) - set(REGS.rules)) == []
+
+
+@pytest.mark.parametrize("question_id", sorted(REGS.questions))
+def test_every_question_has_two_cited_choices_and_a_reasoned_default(question_id: str) -> None:
+    question = REGS.questions[question_id]
+    assert len(question.choices) >= 2
+    assert len({c.id for c in question.choices}) == len(question.choices)
+    for choice in question.choices:
+        assert choice.label.strip() and choice.consequence.strip()
+        assert _citation_problems(choice.citations, f"{question_id}/{choice.id}") == []
+    assert question.why.strip()
+    if question.default is None:
+        assert question.default_evidence is None
+    else:
+        assert question.choice(question.default) is not None
+        # An unsettled point's default is never stronger than a composition.
+        assert question.default_evidence in (Evidence.COMPOSITION, Evidence.PROVISIONAL_ORDERING)
+
+
+def test_the_audits_open_points_are_all_in_the_register() -> None:
+    assert sorted(REQUIRED_QUESTIONS - set(REGS.questions)) == []
+
+
+def test_extortion_mentat_order_has_the_contract_choices_and_no_default() -> None:
+    question = REGS.questions["extortion-mentat-order"]
+    assert {c.id for c in question.choices} >= {"placement-first", "recovery-first"}
+    assert question.default is None
+
+
+def test_sources_are_the_contract_ids() -> None:
+    assert set(REGS.sources) == {
+        "gf9-base",
+        "gf9-faq-2020-11",
+        "gf9-ixians-tleilaxu",
+        "gf9-choam-richese",
+        "gf9-ecaz-moritani",
+        "gf9-ecaz-moritani-supplied-pdf",
+        "gf9-designer-walkthrough",
+        "gf9-cards",
+    }
+    assert REGS.sources["gf9-ecaz-moritani-supplied-pdf"].page_kind is PageKind.PHYSICAL
+
+
+def test_digest_is_a_sha256_of_the_registers() -> None:
+    assert REGS.digest.startswith("sha256:") and len(REGS.digest) == len("sha256:") + 64
+
+
+def test_interpretations_are_checked_against_the_register() -> None:
+    check_interpretations({"extortion-mentat-order": "placement-first"})
+    with pytest.raises(UnknownInterpretation) as caught:
+        check_interpretations({"extortion-mentat-order": "nope", "nope": "x"})
+    assert sorted((p.path, p.code) for p in caught.value.problems) == [
+        ("/interpretations/extortion-mentat-order", "unknown-choice"),
+        ("/interpretations/nope", "unknown-question"),
+    ]
