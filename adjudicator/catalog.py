@@ -186,6 +186,13 @@ def catalog() -> Catalog:
     return _build(load_yaml("catalog.yaml"))
 
 
+@cache
+def copies_in_play(kind: str, expansions: frozenset[str], variants: frozenset[str]) -> int:
+    """Physical copies of a card kind with this ruleset; 0 when the kind is not in play."""
+    entry = catalog().cards[kind]
+    return entry.copies_in(expansions) if entry.available_in(expansions, variants) else 0
+
+
 def card_kind(card_id: str) -> str:
     """The kind of a card id: the id up to `#` (`shield#2` -> `shield`)."""
     return card_id.split("#", 1)[0]

@@ -10,7 +10,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable
 
-from .catalog import Catalog, card_kind, catalog
+from .catalog import Catalog, card_kind, catalog, copies_in_play
 from .errors import InvalidSnapshot, Problem
 from .snapshot import Snapshot
 from .vocabulary import DecisionType, DukeStatus, FactionId, LeaderStatus, TerritoryType
@@ -140,7 +140,7 @@ class _Checker:
                     "skill-in-two-places", f"skill {skill!r} is also held at {skill_places[skill]}", *path, "skill"
                 )
             else:
-                skill_places[skill] = self.root + pointer(*path)
+                skill_places[skill] = self.root + "/factions/" + fid + "/leaders/" + lid
         elif face_up is not None:
             self.add("skill-state-without-skill", "'skill_face_up' needs a 'skill'", *path, "skill_face_up")
 
@@ -160,7 +160,7 @@ class _Checker:
         if leader_id in places:
             self.add("traitor-in-two-places", f"the Traitor card of {leader_id} is also at {places[leader_id]}", *path)
         else:
-            places[leader_id] = self.root + pointer(*path)
+            places[leader_id] = f"{self.root}/factions/{fid}/traitors/{index}"
 
     def force_totals(self) -> None:
         regular: Counter[str] = Counter()
@@ -285,7 +285,7 @@ class _Checker:
 
     def cards(self) -> None:
         rs = self.s.ruleset
-        first_place: dict[str, str] = {}
+        first_place: dict[str, tuple[object, ...]] = {}
         per_kind: Counter[str] = Counter()
         for card, path in self.card_places():
             if not _CARD_ID.match(card):
@@ -295,21 +295,18 @@ class _Checker:
             if kind is None:
                 self.add("unknown-card", f"no treachery card kind {card_kind(card)!r}", *path)
                 continue
-            if not kind.available_in(rs.expansions, rs.variants):
+            limit = copies_in_play(kind.kind, rs.expansions, rs.variants)
+            if limit == 0:
                 self.add("card-not-in-ruleset", f"{kind.kind} is not in play with this ruleset", *path)
                 continue
-            here = self.root + pointer(*path)
             if card in first_place:
-                self.add("card-in-two-places", f"{card} is already at {first_place[card]}", *path)
+                where = self.root + pointer(*first_place[card])
+                self.add("card-in-two-places", f"{card} is already at {where}", *path)
                 continue
-            first_place[card] = here
+            first_place[card] = path
             per_kind[kind.kind] += 1
-            if per_kind[kind.kind] > kind.copies_in(rs.expansions):
-                self.add(
-                    "too-many-copies",
-                    f"only {kind.copies_in(rs.expansions)} {kind.kind} card(s) exist with this ruleset",
-                    *path,
-                )
+            if per_kind[kind.kind] > limit:
+                self.add("too-many-copies", f"only {limit} {kind.kind} card(s) exist with this ruleset", *path)
 
     # -- Duke Vidal, battle, pending ------------------------------------------------------------
     def duke(self) -> None:
