@@ -68,3 +68,11 @@ def test_docs_page_uses_local_assets_only(client: FlaskClient) -> None:
     for asset in assets:
         assert asset.startswith("/docs/assets/")
         assert client.get(asset).status_code == 200
+
+
+def test_the_readme_example_is_a_fixture_request_and_answers_with_options(client: FlaskClient) -> None:
+    example = json.loads((COMMITTED.parent.parent / "examples" / "retention-options.json").read_text(encoding="utf-8"))
+    fixture = {s.id: s for s in load_scenarios()}["moritani/retention-options-each-eligible-or-none"]
+    assert example == fixture.request
+    answer = client.post("/v1/options", json=example).get_json()
+    assert [o["card"] for o in answer["options"]] == ["crysknife", "shield#2", None]
