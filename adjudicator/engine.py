@@ -7,7 +7,7 @@ answered `illegal` with the violation `not-implemented`, never an error.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any
 
@@ -96,7 +96,7 @@ def adjudicate(
         raise InvalidRequest(problems)
     handler = HANDLERS.get(action.type)
     if handler is not None:
-        return handler(snapshot, action, Context(MappingProxyType(chosen), viewer))
+        return for_viewer(handler(snapshot, action, Context(MappingProxyType(chosen), viewer)), viewer)
     with tracing() as trace:
         decision, options = _decision_options(snapshot)
     return Adjudication(
@@ -114,6 +114,27 @@ def adjudicate(
         alternatives=(),
         provenance=Provenance(MappingProxyType(chosen)),
     )
+
+
+def _redacted_outcome(outcome: Mapping[str, Any], viewer: str) -> Mapping[str, Any]:
+    if outcome.get("snapshot") is None:
+        return outcome
+    wire, _ = redact(Snapshot.from_dict(outcome["snapshot"]), viewer)
+    return {**outcome, "snapshot": wire}
+
+
+def for_viewer(ruling: Adjudication, viewer: str | None) -> Adjudication:
+    """The ruling as `viewer` may see it: every next snapshot redacted (no viewer: the referee's view)."""
+    if viewer is None:
+        return ruling
+    with tracing() as trace:
+        outcome = None if ruling.outcome is None else _redacted_outcome(ruling.outcome, viewer)
+        alternatives = tuple(
+            replace(alt, outcome=_redacted_outcome(alt.outcome, viewer)) for alt in ruling.alternatives
+        )
+    known = {r.rule for r in ruling.rulings}
+    extra = rulings_of([rule_id for rule_id in trace if rule_id not in known])
+    return replace(ruling, outcome=outcome, alternatives=alternatives, rulings=ruling.rulings + extra)
 
 
 def list_options(snapshot: Snapshot, player: str | None = None) -> OptionList:

@@ -23,8 +23,10 @@ from .vocabulary import Evidence, PageKind
 
 @dataclass(frozen=True, slots=True)
 class Citation:
+    """Where a claim is found: a page (with how it is counted) or a video timestamp."""
+
     source: str
-    page_kind: PageKind
+    page_kind: PageKind | None = None
     page: int | None = None
     timestamp: str | None = None
     section: str | None = None
@@ -34,7 +36,7 @@ class Citation:
     def from_dict(cls, raw: Mapping[str, Any]) -> Citation:
         return cls(
             source=raw["source"],
-            page_kind=PageKind(raw["page_kind"]),
+            page_kind=None if raw.get("page_kind") is None else PageKind(raw["page_kind"]),
             page=raw.get("page"),
             timestamp=None if raw.get("timestamp") is None else str(raw["timestamp"]),
             section=raw.get("section"),
@@ -42,7 +44,9 @@ class Citation:
         )
 
     def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"source": self.source, "page_kind": self.page_kind.value}
+        out: dict[str, Any] = {"source": self.source}
+        if self.page_kind is not None:
+            out["page_kind"] = self.page_kind.value
         for key in ("page", "timestamp", "section", "note"):
             value = getattr(self, key)
             if value is not None:
@@ -57,7 +61,7 @@ class Source:
     publisher: str
     kind: str
     edition: str
-    page_kind: PageKind
+    page_kind: PageKind | None
     note: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
@@ -67,7 +71,7 @@ class Source:
             "publisher": self.publisher,
             "kind": self.kind,
             "edition": self.edition,
-            "page_kind": self.page_kind.value,
+            "page_kind": None if self.page_kind is None else self.page_kind.value,
         }
         if self.note:
             out["note"] = self.note
@@ -169,7 +173,7 @@ def _load() -> Registers:
                 publisher=s["publisher"],
                 kind=s["kind"],
                 edition=str(s["edition"]),
-                page_kind=PageKind(s["page_kind"]),
+                page_kind=None if s.get("page_kind") is None else PageKind(s["page_kind"]),
                 note=s.get("note"),
             )
             for s in raw_sources

@@ -148,10 +148,11 @@ def _parse(file: Path, raw: Any, directory: Path) -> Scenario:
         if key not in raw:
             raise ScenarioError(file, f"missing {key!r}")
     scenario_id = raw["id"]
-    if not isinstance(scenario_id, str) or not _ID.match(scenario_id):
+    if not isinstance(scenario_id, str) or not _ID.fullmatch(scenario_id):
         raise ScenarioError(file, f"id {scenario_id!r} must be 'area/kebab-name'")
     area = scenario_id.split("/", 1)[0]
-    if file.parent.name != area:
+    folder = file.relative_to(directory).parts[0] if file.is_relative_to(directory) else file.parent.name
+    if folder != area:
         raise ScenarioError(file, f"id {scenario_id!r} must live under scenarios/{area}/")
     method = raw.get("method", "POST")
     path = raw.get("path") or raw.get("endpoint") or "/v1/rulings"
@@ -196,6 +197,38 @@ def _parse(file: Path, raw: Any, directory: Path) -> Scenario:
     )
 
 
+def fixture_files(root: Path) -> list[Path]:
+    """Every fixture file under `root`: `<area>/**/*.yaml`, outside folders starting with `_`.
+
+    A YAML file directly in `root`, or a `.yml` file anywhere, is an error rather than silently skipped.
+    """
+    files = []
+    for file in sorted(root.rglob("*")):
+        relative = file.relative_to(root)
+        if not file.is_file() or any(part.startswith(("_", ".")) for part in relative.parts):
+            continue
+        if file.suffix == ".yml":
+            raise ScenarioError(file, "fixtures use the .yaml extension")
+        if file.suffix != ".yaml":
+            continue
+        if len(relative.parts) < 2:
+            raise ScenarioError(file, "a fixture lives in an area folder: scenarios/<area>/NAME.yaml")
+        files.append(file)
+    return files
+
+
+def is_fixture_file(root: Path, file: Path) -> bool:
+    try:
+        relative = file.resolve().relative_to(root)
+    except ValueError:
+        return False
+    return (
+        file.suffix in (".yaml", ".yml")
+        and len(relative.parts) >= 1
+        and not any(part.startswith(("_", ".")) for part in relative.parts)
+    )
+
+
 def load_scenarios(directory: Path | None = None) -> tuple[Scenario, ...]:
     """Every fixture under `directory` (default: the repository's `scenarios/`), sorted by id.
 
@@ -205,9 +238,7 @@ def load_scenarios(directory: Path | None = None) -> tuple[Scenario, ...]:
     if not root.is_dir():
         return ()
     scenarios: dict[str, Scenario] = {}
-    for file in sorted(root.glob("*/*.yaml")):
-        if file.parent.name.startswith("_"):
-            continue
+    for file in fixture_files(root):
         scenario = _parse(file, _read(file), root)
         if scenario.id in scenarios:
             raise ScenarioError(file, f"duplicate id {scenario.id!r} (also in {scenarios[scenario.id].file})")

@@ -35,15 +35,9 @@ def redact_face_down_skills(wire: dict[str, Any], viewer: str | None, redacted: 
 
 
 @rule("secrecy.battle-plans")
-def redact_unrevealed_plans(wire: dict[str, Any], snapshot: Snapshot, viewer: str | None, redacted: list[str]) -> None:
-    """Locked battle plans stay secret until they are revealed together.
-
-    A snapshot with a locked battle and no open decision has plans not yet revealed; once a decision
-    is pending the battle has been resolved and its plans were revealed.
-    """
-    battle = wire.get("battle")
-    if battle is None or snapshot.pending is not None:
-        return
+def redact_unrevealed_plans(wire: dict[str, Any], viewer: str | None, redacted: list[str]) -> None:
+    """Locked battle plans stay secret until they are revealed together (`battle.revealed`)."""
+    battle = wire["battle"]
     for fid in list(battle["plans"]):
         if fid != viewer:
             battle["plans"][fid] = None
@@ -52,7 +46,7 @@ def redact_unrevealed_plans(wire: dict[str, Any], snapshot: Snapshot, viewer: st
 
 def needs_plan_secrecy(snapshot: Snapshot, viewer: str | None) -> bool:
     battle = snapshot.battle
-    return battle is not None and snapshot.pending is None and any(fid != viewer for fid in battle.plans)
+    return battle is not None and not battle.revealed and any(fid != viewer for fid in battle.plans)
 
 
 def needs_skill_secrecy(snapshot: Snapshot, viewer: str | None) -> bool:
@@ -67,10 +61,12 @@ def needs_skill_secrecy(snapshot: Snapshot, viewer: str | None) -> bool:
 def redact(snapshot: Snapshot, viewer: str | None) -> tuple[dict[str, Any], list[str]]:
     """The wire form of the snapshot as `viewer` may see it (`None`: a spectator who sees no hidden card)."""
     wire = snapshot.to_dict()
-    redacted: list[str] = []
+    # The seed decides every future draw, so knowing it would reveal undrawn cards.
+    wire["seed"] = None
+    redacted: list[str] = ["/snapshot/seed"]
     redact_hands_and_traitors(wire, viewer, redacted)
     if needs_skill_secrecy(snapshot, viewer):
         redact_face_down_skills(wire, viewer, redacted)
     if needs_plan_secrecy(snapshot, viewer):
-        redact_unrevealed_plans(wire, snapshot, viewer, redacted)
+        redact_unrevealed_plans(wire, viewer, redacted)
     return wire, redacted

@@ -241,6 +241,7 @@ class Battle:
     plans: Mapping[str, Plan]
     traitor_calls: tuple[str, ...]
     poison_tooth_withheld: tuple[str, ...]
+    revealed: bool = True
 
     @classmethod
     def from_dict(cls, raw: Mapping[str, Any]) -> Battle:
@@ -251,6 +252,7 @@ class Battle:
             plans=MappingProxyType({k: Plan.from_dict(v) for k, v in (raw.get("plans") or {}).items()}),
             traitor_calls=tuple(raw.get("traitor_calls", ())),
             poison_tooth_withheld=tuple(raw.get("poison_tooth_withheld", ())),
+            revealed=bool(raw.get("revealed", True)),
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -261,6 +263,7 @@ class Battle:
             "plans": {k: v.to_dict() for k, v in self.plans.items()},
             "traitor_calls": list(self.traitor_calls),
             "poison_tooth_withheld": list(self.poison_tooth_withheld),
+            "revealed": self.revealed,
         }
 
 

@@ -10,13 +10,16 @@ import re
 from collections import Counter
 from collections.abc import Iterable
 
-from .catalog import Catalog, card_kind, catalog, copies_in_play
+from .catalog import Catalog, Territory, card_kind, catalog, copies_in_play
 from .errors import InvalidSnapshot, Problem
 from .snapshot import Snapshot
-from .vocabulary import DecisionType, DukeStatus, FactionId, LeaderStatus, TerritoryType
+from .vocabulary import CardCategory, DecisionType, DukeStatus, FactionId, LeaderStatus, TerritoryType
 
 _CARD_ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*(?:#[1-9][0-9]{0,3})?$")
 _DUKE = "duke-vidal"
+# Traitor cards a faction keeps after selection: the Harkonnen keep all four, the Tleilaxu hold
+# Face Dancers instead, everyone else keeps one (RULES_FACTS §4.1-§4.2).
+_TRAITORS_KEPT = {FactionId.HARKONNEN.value: 4, FactionId.TLEILAXU.value: 0}
 _AUDITOR = "auditor"
 
 
@@ -85,6 +88,15 @@ class _Checker:
                 self.leader_entry(fid, lid, state.status, state.by, state.skill, state.skill_face_up, skill_places)
             for i, leader_id in enumerate(fs.traitors):
                 self.traitor(fid, i, leader_id, traitor_places)
+            kept = _TRAITORS_KEPT.get(fid, 1)
+            if len(fs.traitors) > kept:
+                self.add(
+                    "too-many-traitors",
+                    f"{fid} keeps {kept} Traitor card(s), not {len(fs.traitors)}",
+                    "factions",
+                    fid,
+                    "traitors",
+                )
             for key, count in (("reserves", fs.reserves), ("tanks", fs.tanks)):
                 if count.elite and not faction.elite_forces:
                     self.add("no-elite-forces", f"{fid} has no elite forces", "factions", fid, key, "elite")
@@ -124,8 +136,13 @@ class _Checker:
         if status is LeaderStatus.CAPTURED:
             if by is None:
                 self.add("captured-without-captor", "a captured leader needs 'by': the faction holding it", *path)
-            elif by == fid or by not in self.in_game:
-                self.add("invalid-captor", f"{by!r} cannot hold {lid} captive", *path, "by")
+            elif by == fid or by not in self.in_game or by != FactionId.HARKONNEN:
+                self.add(
+                    "invalid-captor",
+                    f"{by!r} cannot hold {lid} captive: only the Harkonnen capture leaders",
+                    *path,
+                    "by",
+                )
         elif by is not None:
             self.add("captor-without-capture", "'by' is only for status 'captured'", *path, "by")
         if skill is not None:
@@ -192,31 +209,29 @@ class _Checker:
                 )
 
     # -- places on the board ----------------------------------------------------------------
-    def place(self, territory_id: str, sector: int | None, *path: object) -> None:
+    def area(self, territory_id: str, *path: object) -> Territory | None:
+        """Check that a territory (or, with the homeworlds variant, a homeworld) is on this game's board.
+
+        Returns the territory, or None for a homeworld or an id already reported."""
         territory = self.cat.territories.get(territory_id)
         if territory is None:
-            homeworld = self.cat.homeworlds.get(territory_id)
-            if homeworld is None:
-                self.add("unknown-territory", f"no territory with id {territory_id!r}", *path, "territory")
+            if territory_id not in self.cat.homeworlds:
+                self.add("unknown-territory", f"no territory with id {territory_id!r}", *path)
             elif "homeworlds" not in self.s.ruleset.variants:
-                self.add("territory-not-in-ruleset", "homeworlds need the 'homeworlds' variant", *path, "territory")
-            elif sector is not None:
+                self.add("territory-not-in-ruleset", "homeworlds need the 'homeworlds' variant", *path)
+            return None
+        if territory.expansion != "base" and territory.expansion not in self.s.ruleset.expansions:
+            self.add("territory-not-in-ruleset", f"{territory_id} needs the {territory.expansion!r} expansion", *path)
+        elif territory.variant is not None and territory.variant not in self.s.ruleset.variants:
+            self.add("territory-not-in-ruleset", f"{territory_id} needs the {territory.variant!r} variant", *path)
+        return territory
+
+    def place(self, territory_id: str, sector: int | None, *path: object) -> None:
+        territory = self.area(territory_id, *path, "territory")
+        if territory is None:
+            if territory_id in self.cat.homeworlds and sector is not None:
                 self.add("sector-not-allowed", "a homeworld has no sectors: use null", *path, "sector")
             return
-        if territory.expansion != "base" and territory.expansion not in self.s.ruleset.expansions:
-            self.add(
-                "territory-not-in-ruleset",
-                f"{territory_id} needs the {territory.expansion!r} expansion",
-                *path,
-                "territory",
-            )
-        elif territory.variant is not None and territory.variant not in self.s.ruleset.variants:
-            self.add(
-                "territory-not-in-ruleset",
-                f"{territory_id} needs the {territory.variant!r} variant",
-                *path,
-                "territory",
-            )
         if not territory.has_sectors:
             if sector is not None:
                 self.add("sector-not-allowed", f"{territory_id} has no sectors: use null", *path, "sector")
@@ -240,6 +255,8 @@ class _Checker:
             elif stack.elite and not self.cat.factions[stack.faction].elite_forces:
                 self.add("no-elite-forces", f"{stack.faction} has no elite forces", "forces", i, "elite")
             self.place(stack.territory, stack.sector, "forces", i)
+            if stack.regular == 0 and stack.elite == 0:
+                self.add("empty-stack", "a force stack holds at least one force: leave empty stacks out", "forces", i)
             key = (stack.faction, stack.territory, stack.sector)
             if key in seen:
                 self.add("duplicate-stack", f"the same stack is also at /forces/{seen[key]}: merge them", "forces", i)
@@ -288,7 +305,7 @@ class _Checker:
         first_place: dict[str, tuple[object, ...]] = {}
         per_kind: Counter[str] = Counter()
         for card, path in self.card_places():
-            if not _CARD_ID.match(card):
+            if not _CARD_ID.fullmatch(card):
                 self.add("malformed-card-id", f"{card!r} is not a card id (kind, optionally '#n')", *path)
                 continue
             kind = self.cat.cards.get(card_kind(card))
@@ -323,14 +340,21 @@ class _Checker:
                 self.add("controller-not-in-game", f"{duke.controller} is not in this game", "duke_vidal", "controller")
             if duke.loaned_by is not None and (duke.loaned_by not in self.in_game or duke.loaned_by == duke.controller):
                 self.add("invalid-loan", "loaned_by must be another faction in the game", "duke_vidal", "loaned_by")
+            if duke.acquired_turn is not None and duke.acquired_turn > self.s.turn:
+                self.add(
+                    "invalid-turn",
+                    f"acquired on turn {duke.acquired_turn}, after this turn {self.s.turn}",
+                    "duke_vidal",
+                    "acquired_turn",
+                )
         else:
             for key in ("controller", "loaned_by", "acquired_turn"):
                 if getattr(duke, key) is not None:
                     self.add("custody-without-holder", f"{key!r} is only for status 'held'", "duke_vidal", key)
         if duke.status is DukeStatus.CAPTURED:
-            if duke.by is None or duke.by not in self.in_game:
+            if duke.by != FactionId.HARKONNEN or duke.by not in self.in_game:
                 self.add(
-                    "invalid-captor", "a captured Duke Vidal needs 'by': a faction in the game", "duke_vidal", "by"
+                    "invalid-captor", "a captured Duke Vidal needs 'by': the Harkonnen, in the game", "duke_vidal", "by"
                 )
         elif duke.by is not None:
             self.add("captor-without-capture", "'by' is only for status 'captured'", "duke_vidal", "by")
@@ -346,14 +370,19 @@ class _Checker:
             return state.by == fid
         return leader.faction == fid
 
+    def in_tanks(self, leader_id: str) -> bool:
+        if leader_id == _DUKE:
+            return self.s.duke_vidal is not None and self.s.duke_vidal.status is DukeStatus.TANKS
+        native = self.s.factions.get(self.cat.leaders[leader_id].faction)
+        state = native.leaders.get(leader_id) if native is not None else None
+        return state is not None and state.status is LeaderStatus.TANKS
+
     def battle(self) -> None:
         battle = self.s.battle
         if battle is None:
             return
-        territory = self.cat.territories.get(battle.territory)
-        if territory is None:
-            self.add("unknown-territory", f"no territory with id {battle.territory!r}", "battle", "territory")
-        elif territory.type is TerritoryType.POLAR_SINK:
+        territory = self.area(battle.territory, "battle", "territory")
+        if territory is not None and territory.type is TerritoryType.POLAR_SINK:
             self.add("no-battle-in-polar-sink", "no battles occur in the Polar Sink", "battle", "territory")
         combatants = (battle.aggressor, battle.defender)
         for role in ("aggressor", "defender"):
@@ -378,12 +407,18 @@ class _Checker:
                 continue
             if not self.controls_leader(fid, plan.leader):
                 self.add("leader-not-controlled", f"{fid} does not control {plan.leader}", *path)
+            elif self.in_tanks(plan.leader):
+                self.add("leader-in-two-places", f"{plan.leader} is in the Tanks", *path)
             if plan.leader in leader_places:
                 self.add("leader-in-two-places", f"{plan.leader} is also at {leader_places[plan.leader]}", *path)
             else:
                 leader_places[plan.leader] = self.root + pointer(*path)
         for key in ("traitor_calls", "poison_tooth_withheld"):
             values = getattr(battle, key)
+            if values and not battle.revealed:
+                self.add(
+                    "before-reveal", "traitor calls and withheld Poison Tooth follow the plans' reveal", "battle", key
+                )
             for i, fid in enumerate(values):
                 if fid not in combatants:
                     self.add("not-a-combatant", f"{fid} is not fighting this battle", "battle", key, i)
@@ -421,6 +456,15 @@ class _Checker:
         for i, card in enumerate(eligible):
             if card not in played:
                 self.add("eligible-not-played", f"{card} is not among the played cards", "pending", "eligible", i)
+            kind = self.cat.cards.get(card_kind(card))
+            if kind is not None and kind.category is CardCategory.LEADER_SUBSTITUTE:
+                self.add(
+                    "card-not-eligible",
+                    f"{card} is always discarded after the battle, never kept",
+                    "pending",
+                    "eligible",
+                    i,
+                )
         decider = self.s.factions.get(decision.player or "")
         if decider is not None and decider.ally != FactionId.MORITANI:
             self.add("not-moritani-ally", f"{decision.player} is not Moritani's ally", "pending", "player")

@@ -96,9 +96,10 @@ _EVIDENCE_ORDER = list(Evidence)
 
 
 class PageKind(StrEnum):
+    """How a page number is counted: as printed on the page, or as the PDF's physical page."""
+
     PRINTED = "printed"
     PHYSICAL = "physical"
-    TIMESTAMP = "timestamp"
 
 
 class RulingStatus(StrEnum):

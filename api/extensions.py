@@ -11,6 +11,7 @@ from flask import Response
 from flask_smorest.utils import prepare_response
 from werkzeug.exceptions import HTTPException
 
+from .parser import StrictJSONParser
 from .problems import PROBLEM_MIMETYPE, flatten_errors, problem, strip_location
 
 
@@ -86,4 +87,6 @@ class Api(flask_smorest.Api):
 
 
 class Blueprint(flask_smorest.Blueprint):
-    """The project blueprint (kept as a seam for shared behaviour)."""
+    """The project blueprint: request bodies go through the strict JSON parser."""
+
+    ARGUMENTS_PARSER = StrictJSONParser()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from marshmallow import fields
@@ -27,13 +28,14 @@ class StrictNumber(fields.Float):
     default_error_messages = {  # noqa: RUF012 - marshmallow's API
         "invalid": "Not a valid number.",
         "not_half": "Must be a whole or half number (steps of 0.5).",
+        "too_large": "Must be less than or equal to 1000000000.",
     }
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> float | int:
         if isinstance(value, bool) or not isinstance(value, int | float):
             raise self.make_error("invalid")
-        if value != value or value in (float("inf"), float("-inf")):
-            raise self.make_error("invalid")
+        if not math.isfinite(value) or abs(value) > 1e9:
+            raise self.make_error("too_large" if math.isfinite(value) else "invalid")
         if (value * 2) != int(value * 2):
             raise self.make_error("not_half")
         return int(value) if float(value).is_integer() else float(value)

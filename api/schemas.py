@@ -28,7 +28,18 @@ from .extensions import Schema
 from .fields import StrictBoolean, StrictInteger, StrictNumber
 
 FACTIONS = [f.value for f in FactionId]
-_ID = [validate.Length(min=1, max=64), validate.Regexp(r"^[a-z0-9][a-z0-9#'-]*$")]
+
+
+class FullMatch(validate.Regexp):
+    """A pattern the whole string must match (`re.match` with `$` would let a final newline through)."""
+
+    def __call__(self, value: Any) -> Any:
+        if self.regex.fullmatch(value) is None:
+            raise ValidationError(self._format_error(value))
+        return value
+
+
+_ID = [validate.Length(min=1, max=64), FullMatch(r"^[a-z0-9][a-z0-9#'-]*$")]
 
 
 class PropertyCount(validate.Validator):
@@ -171,6 +182,12 @@ class BattleSchema(Schema):
     )
     traitor_calls = fields.List(faction_field(), validate=validate.Length(max=2))
     poison_tooth_withheld = fields.List(faction_field(), validate=validate.Length(max=2))
+    revealed = StrictBoolean(
+        metadata={
+            "description": "whether the locked plans have been revealed (default true: traitor calls and a "
+            "withheld Poison Tooth follow the reveal); false keeps opposing plans out of views"
+        }
+    )
 
 
 class DecisionSchema(Schema):
@@ -238,6 +255,9 @@ class ViewBattleSchema(BattleSchema):
 
 
 class ViewSnapshotSchema(SnapshotSchema):
+    seed = StrictInteger(
+        required=True, allow_none=True, metadata={"description": "null in a viewer's view: it decides future draws"}
+    )
     factions = fields.Dict(
         keys=fields.String(validate=validate.OneOf(FACTIONS)), values=fields.Nested(ViewFactionSchema), required=True
     )
@@ -250,8 +270,11 @@ class ViewSnapshotSchema(SnapshotSchema):
 class CitationSchema(Schema):
     source = fields.String(required=True, metadata={"description": "source register id"})
     page = StrictInteger(metadata={"description": "page number"})
-    page_kind = fields.String(required=True, validate=validate.OneOf([k.value for k in PageKind]))
-    timestamp = fields.String(metadata={"description": "video timestamp, for page_kind timestamp"})
+    page_kind = fields.String(
+        validate=validate.OneOf([k.value for k in PageKind]),
+        metadata={"description": "with `page`: printed page number or the PDF's physical page"},
+    )
+    timestamp = fields.String(metadata={"description": "video timestamp (mm:ss), instead of a page"})
     section = fields.String()
     note = fields.String()
 

@@ -17,7 +17,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from adjudicator.conformance import check_response
-from adjudicator.scenarios import DEFAULT_DIRECTORY, Scenario, ScenarioError, Variant, _parse, _read
+from adjudicator.scenarios import DEFAULT_DIRECTORY, Scenario, ScenarioError, Variant, _parse, _read, is_fixture_file
 
 _SEEN_KEY = pytest.StashKey[dict[str, Path]]()
 _COUNT_KEY = pytest.StashKey[int]()
@@ -40,11 +40,7 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def pytest_collect_file(parent: pytest.Collector, file_path: Path) -> pytest.Collector | None:
-    try:
-        relative = file_path.resolve().relative_to(DEFAULT_DIRECTORY)
-    except ValueError:
-        return None
-    if file_path.suffix == ".yaml" and len(relative.parts) == 2 and not relative.parts[0].startswith("_"):
+    if is_fixture_file(DEFAULT_DIRECTORY, file_path):
         return ScenarioFile.from_parent(parent, path=file_path)
     return None
 
@@ -52,6 +48,10 @@ def pytest_collect_file(parent: pytest.Collector, file_path: Path) -> pytest.Col
 class ScenarioFile(pytest.File):
     def collect(self) -> Iterator[pytest.Item]:
         try:
+            if self.path.suffix != ".yaml":
+                raise ScenarioError(self.path, "fixtures use the .yaml extension")
+            if self.path.parent.resolve() == DEFAULT_DIRECTORY:
+                raise ScenarioError(self.path, "a fixture lives in an area folder: scenarios/<area>/NAME.yaml")
             scenario = _parse(self.path, _read(self.path), DEFAULT_DIRECTORY)
         except ScenarioError as exc:
             raise self.CollectError(str(exc)) from exc

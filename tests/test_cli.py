@@ -22,3 +22,19 @@ def test_port_comes_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> Non
 def test_a_command_is_required() -> None:
     with pytest.raises(SystemExit):
         build_parser().parse_args([])
+
+
+def test_serve_runs_gunicorn_with_sync_preloaded_workers(monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    from api import cli
+
+    calls: list[list[str]] = []
+    monkeypatch.setattr(cli.os, "execv", lambda path, argv: calls.append(argv))
+    cli.main(["serve", "--port", "9001", "--workers", "3"])
+    (argv,) = calls
+    assert argv[:3] == [sys.executable, "-m", "gunicorn"]
+    assert argv[argv.index("--bind") + 1] == "127.0.0.1:9001"
+    assert argv[argv.index("--workers") + 1] == "3"
+    assert argv[argv.index("--worker-class") + 1] == "sync"
+    assert "--preload" in argv and argv[-1] == "api:create_app()"

@@ -53,7 +53,8 @@ def test_inconsistent_snapshot_raises_with_every_problem() -> None:
 def test_every_contract_action_is_answered_without_error(action_type: ActionType) -> None:
     snapshot = load_snapshot(base_snapshot("three-factions"))
     ruling = adjudicate(snapshot, Action(action_type, "atreides"))
-    assert ruling.status in set(RulingStatus)
+    assert ruling.status is RulingStatus.ILLEGAL
+    assert [(v.code, v.path) for v in ruling.violations] == [("not-implemented", "/action/type")]
     wire = ruling.to_dict()
     assert set(wire) == {
         "status",
@@ -104,3 +105,25 @@ def test_results_are_frozen() -> None:
     state: Any = snapshot.factions["atreides"]
     with pytest.raises(AttributeError):
         state.spice = 99
+
+
+def test_a_viewer_gets_every_next_snapshot_redacted(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Whatever a handler returns, a ruling requested with a viewer hides other factions' cards."""
+    from adjudicator import engine
+    from adjudicator.results import Adjudication, Alternative, NextStep, Provenance
+
+    def handler(snapshot: Snapshot, action: Action, context: engine.Context) -> Adjudication:
+        outcome = {"summary": {}, "events": [], "snapshot": snapshot.to_dict()}
+        alternative = Alternative({"extortion-mentat-order": "placement-first"}, outcome, Evidence.PROVISIONAL_ORDERING)
+        return Adjudication(RulingStatus.RESOLVED, outcome, NextStep(None, ()), (), (), (alternative,), Provenance())
+
+    monkeypatch.setitem(engine.HANDLERS, ActionType.END_SHIPMENT_MOVEMENT, handler)
+    snapshot = load_snapshot(base_snapshot("three-factions"))
+    seen = adjudicate(snapshot, Action(ActionType.END_SHIPMENT_MOVEMENT, "moritani"), viewer="moritani").to_dict()
+    for next_snapshot in (seen["outcome"]["snapshot"], seen["alternatives"][0]["outcome"]["snapshot"]):
+        assert next_snapshot["factions"]["harkonnen"]["hand"] is None
+        assert next_snapshot["factions"]["moritani"]["hand"] == ["snooper", "chaumas"]
+        assert next_snapshot["seed"] is None
+    assert "secrecy.hands-and-traitors" in [r["rule"] for r in seen["rulings"]]
+    referee = adjudicate(snapshot, Action(ActionType.END_SHIPMENT_MOVEMENT, "moritani")).to_dict()
+    assert referee["outcome"]["snapshot"]["factions"]["harkonnen"]["hand"] == ["lasgun", "shield#1", "baliset"]

@@ -56,6 +56,21 @@ def test_malformed_fixtures_are_rejected(tmp_path: Path, text: str, reason: str)
         load_scenarios(tmp_path)
 
 
+def test_nested_fixtures_are_found_and_misplaced_files_rejected(tmp_path: Path) -> None:
+    _write(tmp_path, "demo/deeper/a.yaml", GOOD)
+    _write(tmp_path, "_snapshots/base.yaml", "format: dune-snapshot/1\n")
+    assert [s.id for s in load_scenarios(tmp_path)] == ["demo/ok"]
+    _write(tmp_path, "demo/b.yml", GOOD.replace("demo/ok", "demo/other"))
+    with pytest.raises(ScenarioError, match=r"\.yaml extension"):
+        load_scenarios(tmp_path)
+
+
+def test_a_fixture_outside_an_area_folder_is_rejected(tmp_path: Path) -> None:
+    _write(tmp_path, "loose.yaml", GOOD)
+    with pytest.raises(ScenarioError, match="area folder"):
+        load_scenarios(tmp_path)
+
+
 def test_missing_shared_snapshot_is_rejected(tmp_path: Path) -> None:
     text = "id: demo/x\ntitle: t\nsource: {doc: D}\nrequest: {snapshot: {$extends: nowhere}}\nexpect: {}\n"
     _write(tmp_path, "demo/x.yaml", text)

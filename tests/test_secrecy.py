@@ -29,13 +29,28 @@ def snapshots(draw: st.DrawFn) -> dict[str, Any]:
     state: dict[str, Any] = {}
     for i, faction in enumerate(factions):
         hand_size = draw(st.integers(0, 4))
-        traitor_count = draw(st.integers(0, 4))
+        traitor_count = draw(st.integers(0, 4 if faction == "harkonnen" else 1))
         state[faction] = {
             "spice": draw(st.integers(0, 30)),
             "hand": deck[i * 4 : i * 4 + hand_size],
             "traitors": traitor_pool[i * 4 : i * 4 + traitor_count],
         }
     discard = deck[len(factions) * 4 : len(factions) * 4 + draw(st.integers(0, 5))]
+    battle = None
+    if draw(st.booleans()):
+        # A locked, unrevealed battle: each side moves up to two hand cards into its plan.
+        plans = {}
+        for faction in factions[:2]:
+            hand = state[faction]["hand"]
+            committed, state[faction]["hand"] = hand[:2], hand[2:]
+            plans[faction] = {
+                "leader": catalog().leaders_of(faction)[0].id,
+                "dial": draw(st.integers(0, 5)),
+                "weapon": committed[0] if committed else None,
+                "defense": committed[1] if len(committed) > 1 else None,
+            }
+        battle = {"territory": "arrakeen", "aggressor": factions[0], "defender": factions[1], "plans": plans}
+        battle["revealed"] = False
     return {
         "format": "dune-snapshot/1",
         "ruleset": {"expansions": [], "advanced": False, "variants": []},
@@ -46,6 +61,7 @@ def snapshots(draw: st.DrawFn) -> dict[str, Any]:
         "seed": draw(st.integers(0, 2**31)),
         "factions": state,
         "discard": discard,
+        "battle": battle,
     }
 
 
@@ -60,11 +76,19 @@ def string_values(tree: Any) -> set[str]:
 
 
 def hidden_from(snapshot: dict[str, Any], viewer: str | None) -> set[str]:
+    """Ids only other factions may know, less any the viewer legitimately sees elsewhere (a leader's
+    id is also its Traitor card's id)."""
     hidden: set[str] = set()
+    visible: set[str] = set()
     for faction, state in snapshot["factions"].items():
-        if faction != viewer:
-            hidden.update(state["hand"], state["traitors"])
-    return hidden
+        (visible if faction == viewer else hidden).update(state["hand"], state["traitors"])
+    battle = snapshot.get("battle")
+    if battle is not None:
+        for faction, plan in battle["plans"].items():
+            contents = {card for card in (plan["weapon"], plan["defense"], plan["leader"]) if card is not None}
+            public = faction == viewer or battle.get("revealed", True)
+            (visible if public else hidden).update(contents)
+    return hidden - visible
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -33,7 +33,9 @@ class SourceSchema(Schema):
     publisher = fields.String(required=True)
     kind = fields.String(required=True)
     edition = fields.String(required=True)
-    page_kind = fields.String(required=True)
+    page_kind = fields.String(
+        required=True, allow_none=True, metadata={"description": "how page citations count pages; null for a video"}
+    )
     note = fields.String()
 
 
