@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import logging
+import os
 from functools import cache
+from pathlib import Path
 from typing import Any
 
-from adjudicator.scenarios import Scenario, load_scenarios
+from adjudicator.scenarios import DEFAULT_DIRECTORY, Scenario, load_scenarios
+
+log = logging.getLogger(__name__)
 
 _STATUS_NAMES = {
     400: "BAD_REQUEST",
@@ -19,8 +24,13 @@ _STATUS_NAMES = {
 
 @cache
 def scenario_corpus() -> tuple[Scenario, ...]:
-    """The packaged fixture corpus, loaded once per process."""
-    return load_scenarios()
+    """The fixture corpus, loaded once per process: the repository's scenarios/ folder (the
+    installs made by the Makefile are editable), or the folder named by DUNE_SCENARIOS_DIR."""
+    configured = os.environ.get("DUNE_SCENARIOS_DIR")
+    directory = Path(configured) if configured else DEFAULT_DIRECTORY
+    if not directory.is_dir():
+        log.warning("no scenario fixtures at %s: /v1/scenarios will be empty", directory)
+    return load_scenarios(directory)
 
 
 def examples_for(path: str) -> dict[str, dict[str, Any]]:
