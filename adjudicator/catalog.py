@@ -17,6 +17,7 @@ from .errors import RegisterError
 from .vocabulary import CardCategory, TerritoryType
 
 BASE = "base"
+_EXPANSION_ORDER = ("ixians-tleilaxu", "choam-richese", "ecaz-moritani")
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,6 +93,12 @@ class CardKind:
     max_copies: int | None = None
     cache_copies: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
     variant: str | None = None
+
+    @property
+    def expansion(self) -> str:
+        """The set that adds this kind: `base`, or the first expansion to print it."""
+        printed = [*self.copies, *self.cache_copies]
+        return next(s for s in (BASE, *_EXPANSION_ORDER) if s in printed)
 
     def copies_in(self, expansions: frozenset[str]) -> int:
         """How many physical copies exist with these expansions (deck plus Richese cache)."""

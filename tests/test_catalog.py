@@ -90,3 +90,12 @@ def test_card_categories_and_slots() -> None:
     assert cards["karama"].copies_in(frozenset({"choam-richese"})) == 3
     assert cards["poison-tooth"].copies_in(frozenset({"ixians-tleilaxu", "choam-richese"})) == 1
     assert all(KEBAB.match(kind) for kind in cards)
+
+
+def test_each_card_kind_names_the_set_that_adds_it() -> None:
+    cards = catalog().cards
+    assert cards["lasgun"].expansion == "base"
+    assert cards["poison-tooth"].expansion == "ixians-tleilaxu"
+    assert cards["semuta-drug"].expansion == "choam-richese"
+    assert cards["harass-and-withdraw"].expansion == "ecaz-moritani"
+    assert {c.expansion for c in cards.values()} == {"base", "ixians-tleilaxu", "choam-richese", "ecaz-moritani"}
