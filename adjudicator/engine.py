@@ -51,10 +51,26 @@ Handler = Callable[[Snapshot, Action, Context], Adjudication]
 # action type -> handler; the battle, Moritani, Duke Vidal, skills and Extortion modules register here.
 HANDLERS: dict[ActionType, Handler] = {}
 
-# decision type -> the rule function listing its options
-DECISION_OPTIONS: dict[str, Callable[[Decision], list[dict[str, Any]]]] = {
-    DecisionType.MORITANI_RETENTION.value: retention_options,
+OptionLister = Callable[[Snapshot, Decision], list[dict[str, Any]]]
+
+# decision type -> the function listing its options (each module registers its own decisions)
+DECISION_OPTIONS: dict[str, OptionLister] = {
+    DecisionType.MORITANI_RETENTION.value: lambda snapshot, decision: retention_options(decision),
 }
+
+
+def register_decision(decision_type: str, lister: OptionLister) -> None:
+    DECISION_OPTIONS[decision_type] = lister
+
+
+def decision_options_for(snapshot: Snapshot, player: str | None = None) -> list[dict[str, Any]]:
+    """The options of the snapshot's open decision (none when nothing is pending)."""
+    decision = snapshot.pending
+    if decision is None:
+        return []
+    lister = DECISION_OPTIONS.get(decision.type)
+    options = lister(snapshot, decision) if lister is not None else []
+    return [o for o in options if player is None or o.get("player") == player]
 
 
 def load_snapshot(raw: Mapping[str, Any], root: str = "/snapshot") -> Snapshot:
@@ -72,13 +88,7 @@ def _decision_options(
     snapshot: Snapshot, player: str | None = None
 ) -> tuple[dict[str, Any] | None, list[dict[str, Any]]]:
     decision = snapshot.pending
-    if decision is None:
-        return None, []
-    enumerate_options = DECISION_OPTIONS.get(decision.type)
-    options = enumerate_options(decision) if enumerate_options is not None else []
-    if player is not None:
-        options = [o for o in options if o.get("player") == player]
-    return decision.to_dict(), options
+    return (None if decision is None else decision.to_dict()), decision_options_for(snapshot, player)
 
 
 def adjudicate(

@@ -2,6 +2,6 @@
 
 from __future__ import annotations
 
-from . import moritani, secrecy
+from . import battle, battle_plans, cards, moritani, secrecy
 
-RULE_MODULES = (moritani, secrecy)
+RULE_MODULES = (battle, battle_plans, cards, moritani, secrecy)

@@ -20,6 +20,15 @@ def _opt(out: dict[str, Any], key: str, value: Any) -> None:
         out[key] = value
 
 
+def _plain(value: Any) -> Any:
+    """A deep, JSON-shaped copy (mappings to dicts, tuples to lists)."""
+    if isinstance(value, Mapping):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    return value
+
+
 def halves_to_number(halves: int) -> int | float:
     """Integer half-points to ordinary strength units (`11` -> `5.5`, `10` -> `5`)."""
     return halves // 2 if halves % 2 == 0 else halves / 2
@@ -65,17 +74,36 @@ class LeaderState:
     by: str | None = None
     skill: str | None = None
     skill_face_up: bool | None = None
+    territory: str | None = None  # where a `used` leader fought this phase
 
     @classmethod
     def from_dict(cls, raw: Mapping[str, Any]) -> LeaderState:
-        return cls(LeaderStatus(raw["status"]), raw.get("by"), raw.get("skill"), raw.get("skill_face_up"))
+        return cls(
+            LeaderStatus(raw["status"]), raw.get("by"), raw.get("skill"), raw.get("skill_face_up"), raw.get("territory")
+        )
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"status": self.status.value}
         _opt(out, "by", self.by)
+        _opt(out, "territory", self.territory)
         _opt(out, "skill", self.skill)
         _opt(out, "skill_face_up", self.skill_face_up)
         return out
+
+
+@dataclass(frozen=True, slots=True)
+class KwisatzHaderach:
+    """The Atreides' Kwisatz Haderach token (advanced): inactive until 7 forces were lost in battles."""
+
+    status: str  # inactive | active | tanks
+    used_in: str | None = None  # the one territory it may join this turn, once used
+
+    @classmethod
+    def from_dict(cls, raw: Mapping[str, Any]) -> KwisatzHaderach:
+        return cls(raw["status"], raw.get("used_in"))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"status": self.status, "used_in": self.used_in}
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,6 +115,7 @@ class FactionState:
     traitors: tuple[str, ...]
     leaders: Mapping[str, LeaderState]
     ally: str | None
+    kwisatz_haderach: KwisatzHaderach | None = None
 
     @classmethod
     def from_dict(cls, raw: Mapping[str, Any]) -> FactionState:
@@ -98,10 +127,13 @@ class FactionState:
             traitors=tuple(raw.get("traitors", ())),
             leaders=MappingProxyType({k: LeaderState.from_dict(v) for k, v in (raw.get("leaders") or {}).items()}),
             ally=raw.get("ally"),
+            kwisatz_haderach=None
+            if raw.get("kwisatz_haderach") is None
+            else KwisatzHaderach.from_dict(raw["kwisatz_haderach"]),
         )
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out = {
             "spice": self.spice,
             "reserves": self.reserves.to_dict(),
             "tanks": self.tanks.to_dict(),
@@ -110,6 +142,9 @@ class FactionState:
             "leaders": {k: v.to_dict() for k, v in self.leaders.items()},
             "ally": self.ally,
         }
+        if self.kwisatz_haderach is not None:
+            out["kwisatz_haderach"] = self.kwisatz_haderach.to_dict()
+        return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -242,6 +277,7 @@ class Battle:
     traitor_calls: tuple[str, ...]
     poison_tooth_withheld: tuple[str, ...]
     revealed: bool = True
+    resolution: Mapping[str, Any] | None = None  # set once resolved, while cleanup decisions remain
 
     @classmethod
     def from_dict(cls, raw: Mapping[str, Any]) -> Battle:
@@ -253,6 +289,7 @@ class Battle:
             traitor_calls=tuple(raw.get("traitor_calls", ())),
             poison_tooth_withheld=tuple(raw.get("poison_tooth_withheld", ())),
             revealed=bool(raw.get("revealed", True)),
+            resolution=None if raw.get("resolution") is None else MappingProxyType(dict(raw["resolution"])),
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -264,6 +301,7 @@ class Battle:
             "traitor_calls": list(self.traitor_calls),
             "poison_tooth_withheld": list(self.poison_tooth_withheld),
             "revealed": self.revealed,
+            **({} if self.resolution is None else {"resolution": _plain(self.resolution)}),
         }
 
 

@@ -399,8 +399,8 @@ class _Checker:
             if fid not in combatants:
                 self.add("plan-for-non-combatant", f"{fid} is not fighting this battle", "battle", "plans", fid)
                 continue
-            if plan.leader is None:
-                continue
+            if plan.leader is None or battle.resolution is not None:
+                continue  # a resolved battle's plans record what was played
             path = ("battle", "plans", fid, "leader")
             if plan.leader not in self.cat.leaders:
                 self.add("unknown-leader", f"no leader with id {plan.leader!r}", *path)
@@ -413,6 +413,23 @@ class _Checker:
                 self.add("leader-in-two-places", f"{plan.leader} is also at {leader_places[plan.leader]}", *path)
             else:
                 leader_places[plan.leader] = self.root + pointer(*path)
+        resolution = battle.resolution
+        if resolution is not None:
+            for role in ("winner", "loser"):
+                if resolution.get(role) is not None and resolution.get(role) not in combatants:
+                    self.add(
+                        "not-a-combatant",
+                        f"{resolution.get(role)} did not fight this battle",
+                        "battle",
+                        "resolution",
+                        role,
+                    )
+            if resolution.get("steps") and self.s.pending is None:
+                self.add(
+                    "decision-missing",
+                    "a resolved battle with cleanup steps left needs its pending decision",
+                    "pending",
+                )
         for key in ("traitor_calls", "poison_tooth_withheld"):
             values = getattr(battle, key)
             if values and not battle.revealed:
@@ -433,6 +450,29 @@ class _Checker:
             self.add("faction-not-in-game", f"{decision.player} is not in this game", "pending", "player")
         if decision.type == DecisionType.MORITANI_RETENTION:
             self.retention_decision()
+        elif decision.type in (DecisionType.BATTLE_CASUALTIES, DecisionType.WINNER_CARDS):
+            self.battle_cleanup_decision()
+
+    def battle_cleanup_decision(self) -> None:
+        decision = self.s.pending
+        battle = self.s.battle
+        assert decision is not None
+        resolution = battle.resolution if battle is not None else None
+        steps = list(resolution.get("steps", ())) if resolution is not None else []
+        if battle is None or resolution is None or not steps or steps[0] != decision.type:
+            self.add("decision-out-of-step", f"no resolved battle is waiting for {decision.type}", "pending", "type")
+            return
+        if decision.player != resolution.get("winner"):
+            self.add("wrong-decider", "the battle's winner makes this decision", "pending", "player")
+            return
+        if decision.type == DecisionType.WINNER_CARDS:
+            plan = battle.plans.get(decision.player or "")
+            in_plan = set(plan.cards) if plan is not None else set()
+            for i, card in enumerate(decision.get("eligible") or ()):
+                if card not in in_plan:
+                    self.add(
+                        "card-not-where-decision-says", f"{card} is not in the winner's plan", "pending", "eligible", i
+                    )
 
     def retention_decision(self) -> None:
         decision = self.s.pending

@@ -113,6 +113,8 @@ class ActionType(StrEnum):
     """Action types the wire contract names. Types without a handler yet answer `not-implemented`."""
 
     RESOLVE_BATTLE = "resolve-battle"
+    CHOOSE_CASUALTIES = "choose-casualties"
+    KEEP_CARDS = "keep-cards"
     RETAIN_CARD = "retain-card"
     END_SHIPMENT_MOVEMENT = "end-shipment-movement"
     PAY_EXTORTION = "pay-extortion"
@@ -122,7 +124,16 @@ class ActionType(StrEnum):
 class DecisionType(StrEnum):
     """Open-decision types a snapshot's `pending` may hold (each issue adds its own)."""
 
+    BATTLE_CASUALTIES = "battle-casualties"
+    WINNER_CARDS = "winner-cards"
     MORITANI_RETENTION = "moritani-retention"
+
+
+class BattleResult(StrEnum):
+    DECIDED = "decided"
+    SINGLE_TRAITOR = "single-traitor"
+    DOUBLE_TRAITOR = "double-traitor"
+    EXPLOSION = "explosion"
 
 
 SNAPSHOT_FORMAT = "dune-snapshot/1"

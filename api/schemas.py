@@ -14,6 +14,7 @@ from adjudicator.catalog import catalog
 from adjudicator.vocabulary import (
     SNAPSHOT_FORMAT,
     ActionType,
+    BattleResult,
     DecisionType,
     DukeStatus,
     Evidence,
@@ -110,6 +111,12 @@ class LeaderStateSchema(Schema):
     by = faction_field(metadata={"description": "captor, with status captured"})
     skill = fields.String(allow_none=True, validate=_ID, metadata={"description": "leader skill id"})
     skill_face_up = StrictBoolean(metadata={"description": "whether the skill card is face up"})
+    territory = id_field("with status used: the territory where the leader fought this phase")
+
+
+class KwisatzHaderachSchema(Schema):
+    status = fields.String(required=True, validate=validate.OneOf(["inactive", "active", "tanks"]))
+    used_in = id_field("the territory it joined this turn, or null", allow_none=True)
 
 
 class FactionSchema(Schema):
@@ -128,6 +135,9 @@ class FactionSchema(Schema):
         },
     )
     ally = faction_field(allow_none=True)
+    kwisatz_haderach = fields.Nested(
+        KwisatzHaderachSchema, metadata={"description": "Atreides only (advanced): the Kwisatz Haderach token"}
+    )
 
 
 class ForceStackSchema(Schema):
@@ -170,6 +180,24 @@ class PlanSchema(Schema):
     kwisatz_haderach = StrictBoolean(metadata={"description": "Atreides only"})
 
 
+class ResolutionSchema(Schema):
+    """What a resolved battle decided, kept while its cleanup decisions remain."""
+
+    result = fields.String(required=True, validate=validate.OneOf([r.value for r in BattleResult]))
+    winner = faction_field(required=True, allow_none=True)
+    loser = faction_field(required=True, allow_none=True)
+    decided_by_traitor = StrictBoolean(required=True)
+    steps = fields.List(
+        fields.String(validate=validate.OneOf([d.value for d in DecisionType])),
+        required=True,
+        metadata={"description": "cleanup decisions still to come, in order"},
+    )
+    casualties = StrictNumber(
+        allow_none=True, metadata={"description": "the dialed strength the winner still has to lose"}
+    )
+    used_cards = fields.List(id_field("card id"), metadata={"description": "played cards whose effect was used"})
+
+
 class BattleSchema(Schema):
     territory = id_field("territory id", required=True)
     aggressor = faction_field(required=True)
@@ -182,6 +210,7 @@ class BattleSchema(Schema):
     )
     traitor_calls = fields.List(faction_field(), validate=validate.Length(max=2))
     poison_tooth_withheld = fields.List(faction_field(), validate=validate.Length(max=2))
+    resolution = fields.Nested(ResolutionSchema, allow_none=True)
     revealed = StrictBoolean(
         metadata={
             "description": "whether the locked plans have been revealed (default true: traitor calls and a "
@@ -198,6 +227,8 @@ class DecisionSchema(Schema):
     owner = faction_field(allow_none=True, metadata={"description": "moritani-retention: the power's owner"})
     played = fields.List(id_field("card id"), validate=validate.Length(max=3))
     eligible = fields.List(id_field("card id"), validate=validate.Length(max=3))
+    territory = id_field("the battle's territory", allow_none=True)
+    strength = StrictNumber(allow_none=True, metadata={"description": "battle-casualties: dialed strength to lose"})
 
 
 class SnapshotSchema(Schema):
@@ -229,6 +260,9 @@ class ActionSchema(Schema):
     type = fields.String(required=True, validate=validate.OneOf([a.value for a in ActionType]))
     player = faction_field(allow_none=True, metadata={"description": "the acting faction"})
     card = id_field("retain-card: the card kept, or null to decline", allow_none=True)
+    cards = fields.List(id_field("card id"), validate=validate.Length(max=3), metadata={"description": "keep-cards"})
+    regular = count_field(20, "choose-casualties: regular forces lost")
+    elite = count_field(20, "choose-casualties: elite forces lost")
 
 
 # --- views: the same snapshot with hidden parts redacted ------------------------------------------

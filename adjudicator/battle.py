@@ -1,0 +1,755 @@
+"""Battle resolution (base rulebook pp.10-11 and 13, November 2020 FAQ p.8, the cards' own text).
+
+`resolve_battle` verifies the locked plans, runs the resolution chain (traitors, explosion, leader
+deaths, totals, winner), applies the losses, payments and discards to a copy of the snapshot, and
+opens the winner's cleanup decisions (`battle-casualties`, then `winner-cards`). `choose_casualties`
+and `keep_cards` continue from a saved snapshot without repeating any payment or loss.
+"""
+
+from __future__ import annotations
+
+import copy
+import itertools
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+from .battle_plans import DUKE, forces_in, plan_violations, strength_halves
+from .cards import Protection, Weapon, can_retain_battle_card, defense_effect, weapon_effect
+from .catalog import catalog
+from .engine import HANDLERS, Action, Context, decision_options_for, register_decision
+from .registers import get_question, implements, rule, tracing
+from .results import Adjudication, NextStep, Provenance, Violation, rulings_of
+from .snapshot import Battle, Plan, Snapshot, halves_to_number
+from .vocabulary import ActionType, BattleResult, DecisionType, FactionId, LeaderStatus, RulingStatus
+
+TOOTH_QUESTION = "poison-tooth-chemistry"
+DOUBLE_TRAITOR_QUESTION = "double-traitor-explosion"
+implements(TOOTH_QUESTION, "chemistry-protects", "no-protection")
+implements(DOUBLE_TRAITOR_QUESTION, "traitors-preempt", "explosion-resolves")
+
+
+def _choice(context: Context, question_id: str) -> str:
+    chosen = context.interpretations.get(question_id)
+    if chosen is not None:
+        return chosen
+    default = get_question(question_id).default
+    assert default is not None, f"{question_id} needs a default or an unresolved answer"
+    return default
+
+
+# --- the pure resolution ------------------------------------------------------------------------
+
+
+@dataclass
+class Side:
+    faction: str
+    plan: Plan
+    weapon: Weapon
+    protects: frozenset[Protection]
+    shield: bool
+    chemistry: bool
+    leader_halves: int  # the disc's value in half-points (Cheap Hero 0)
+    killed_by: str | None = None  # rule id of the first cause that killed its leader
+
+
+@dataclass
+class Resolution:
+    result: BattleResult
+    winner: str | None
+    loser: str | None
+    totals: dict[str, int] = field(default_factory=dict)  # half-points
+    sides: dict[str, Side] = field(default_factory=dict)
+    artillery: bool = False
+    used_cards: list[str] = field(default_factory=list)
+    traitor: str | None = None  # the betrayed leader, single traitor
+    explosion: bool = False  # every force and all spice in the territory are destroyed
+
+
+def _leader_value_halves(snapshot: Snapshot, plan: Plan, opposing: Plan) -> int:
+    if plan.leader is None:
+        return 0
+    leader = catalog().leaders[plan.leader]
+    if leader.strength_rule == "copies-opponent":
+        # Zoal is worth the opposing leader disc (0 against a Cheap Hero or no leader).
+        other = catalog().leaders.get(opposing.leader or "")
+        return 2 * (other.strength or 0) if other is not None and other.strength_rule is None else 0
+    return 2 * (leader.strength or 0)
+
+
+def _side(snapshot: Snapshot, faction: str, plan: Plan, opposing: Plan, withheld: bool) -> Side:
+    weapon = weapon_effect(plan.weapon)
+    if weapon is Weapon.POISON_TOOTH and withheld:
+        weapon = Weapon.NONE
+    defense = defense_effect(plan.defense)
+    return Side(
+        faction=faction,
+        plan=plan,
+        weapon=weapon,
+        protects=defense.protects,
+        shield=defense.is_shield,
+        chemistry=defense.is_chemistry,
+        leader_halves=_leader_value_halves(snapshot, plan, opposing),
+    )
+
+
+@rule("battle.traitor.single")
+def single_traitor(caller: str, betrayed: str) -> tuple[str, str]:
+    """A single successful traitor call wins the battle outright for the caller, before any weapon
+    resolves and even over a Lasgun/Shield explosion."""
+    return caller, betrayed
+
+
+@rule("battle.traitor.double")
+def double_traitor() -> None:
+    """When both sides call traitor successfully, both lose: forces, played cards and leaders; nobody is paid."""
+
+
+@rule("battle.traitor.double-with-explosion")
+def double_traitor_explosion(choice: str) -> bool:
+    """Double traitors with a Lasgun and a Shield revealed: whether the explosion still destroys the
+    territory is unsettled (question double-traitor-explosion)."""
+    return choice == "explosion-resolves"
+
+
+@rule("battle.explosion.lasgun-shield")
+def lasgun_shield_explodes(sides: list[Side]) -> bool:
+    """A Lasgun with a Shield anywhere in the battle explodes: every force and all spice in the territory
+    are lost, both leaders die, nobody wins and nobody is paid."""
+    return any(s.weapon is Weapon.LASGUN for s in sides) and any(s.shield for s in sides)
+
+
+@rule("battle.weapon.artillery-strike")
+def artillery_strike_kills(target: Side) -> bool:
+    """Artillery Strike kills both leaders, except a leader whose own side played a Shield; surviving
+    leaders add nothing to their totals."""
+    return not target.shield
+
+
+@rule("battle.weapon.poison-tooth")
+def poison_tooth_kills(target: Side, chemistry_protects: bool) -> bool:
+    """An unwithheld Poison Tooth kills both leaders; a Snooper does not stop it."""
+    if target.chemistry and chemistry_protects:
+        return not poison_tooth_chemistry()
+    return True
+
+
+@rule("battle.weapon.poison-tooth-chemistry")
+def poison_tooth_chemistry() -> bool:
+    """Chemistry played as a defense protects its leader from a Poison Tooth."""
+    return True
+
+
+@rule("battle.weapon.lasgun")
+def lasgun_kills(target: Side) -> bool:
+    """A Lasgun kills the opposing leader; no defense stops it."""
+    return True
+
+
+@rule("battle.weapon.poison")
+def poison_kills(target: Side) -> bool:
+    """A poison weapon kills the opposing leader unless that side played a poison defense."""
+    return Protection.POISON not in target.protects
+
+
+@rule("battle.weapon.projectile")
+def projectile_kills(target: Side) -> bool:
+    """A projectile weapon kills the opposing leader unless that side played a projectile defense."""
+    return Protection.PROJECTILE not in target.protects
+
+
+@rule("battle.weapon.poison-blade")
+def poison_blade_kills(target: Side) -> bool:
+    """Poison Blade is projectile and poison at once: only a defense against both (Shield Snooper) stops it."""
+    return not {Protection.PROJECTILE, Protection.POISON} <= target.protects
+
+
+def _kill_leaders(a: Side, b: Side, chemistry_protects: bool) -> bool:
+    """Run the weapon chain in its fixed order; each leader records the first cause that killed it.
+    Returns whether an Artillery Strike was played."""
+    artillery = Weapon.ARTILLERY_STRIKE in (a.weapon, b.weapon)
+
+    def hit(target: Side, cause: str) -> None:
+        if target.killed_by is None:
+            target.killed_by = cause
+
+    has_leader = {s.faction: s.plan.leader is not None or s.plan.cheap_hero is not None for s in (a, b)}
+    if artillery:
+        for target in (a, b):
+            if has_leader[target.faction] and artillery_strike_kills(target):
+                hit(target, "battle.weapon.artillery-strike")
+    if Weapon.POISON_TOOTH in (a.weapon, b.weapon):
+        for target in (a, b):
+            if has_leader[target.faction] and poison_tooth_kills(target, chemistry_protects):
+                hit(target, "battle.weapon.poison-tooth")
+    for attacker, target in ((a, b), (b, a)):
+        if not has_leader[target.faction]:
+            continue
+        if attacker.weapon is Weapon.LASGUN and lasgun_kills(target):
+            hit(target, "battle.weapon.lasgun")
+        elif attacker.weapon is Weapon.POISON and poison_kills(target):
+            hit(target, "battle.weapon.poison")
+        elif attacker.weapon is Weapon.PROJECTILE and projectile_kills(target):
+            hit(target, "battle.weapon.projectile")
+        elif attacker.weapon is Weapon.POISON_BLADE and poison_blade_kills(target):
+            hit(target, "battle.weapon.poison-blade")
+    return artillery
+
+
+@rule("battle.strength.total")
+def total_halves(side: Side, artillery: bool) -> int:
+    """A side's total is its dial plus its leader's strength if the leader survives."""
+    leader = 0 if side.killed_by is not None or artillery_zeroes_leaders(artillery) else side.leader_halves
+    bonus = kwisatz_haderach_bonus() if side.plan.kwisatz_haderach and leader_counts(side, artillery) else 0
+    return side.plan.dial_halves + leader + bonus
+
+
+def artillery_zeroes_leaders(artillery: bool) -> bool:
+    return artillery
+
+
+def leader_counts(side: Side, artillery: bool) -> bool:
+    has_leader = side.plan.leader is not None or side.plan.cheap_hero is not None
+    return has_leader and side.killed_by is None and not artillery
+
+
+@rule("battle.strength.kwisatz-haderach")
+def kwisatz_haderach_bonus() -> int:
+    """The Kwisatz Haderach adds 2 to the leader it accompanies while that leader survives."""
+    return 4
+
+
+@rule("battle.winner.higher-total")
+def higher_total_wins(aggressor: str, defender: str, totals: Mapping[str, int]) -> tuple[str, str]:
+    """The higher total wins the battle."""
+    if totals[aggressor] == totals[defender]:
+        return tie_goes_to_aggressor(aggressor, defender)
+    return (aggressor, defender) if totals[aggressor] > totals[defender] else (defender, aggressor)
+
+
+@rule("battle.winner.tie-to-aggressor")
+def tie_goes_to_aggressor(aggressor: str, defender: str) -> tuple[str, str]:
+    """Equal totals: the aggressor wins."""
+    return aggressor, defender
+
+
+def resolve(snapshot: Snapshot, battle: Battle, context: Context) -> Resolution:
+    aggressor, defender = battle.aggressor, battle.defender
+    plans = battle.plans
+    sides = {
+        f: _side(snapshot, f, plans[f], plans[o], f in battle.poison_tooth_withheld)
+        for f, o in ((aggressor, defender), (defender, aggressor))
+    }
+    calls = set(battle.traitor_calls)
+    if len(calls) == 2:
+        double_traitor()
+        explodes = False
+        if any(s.weapon is Weapon.LASGUN for s in sides.values()) and any(s.shield for s in sides.values()):
+            explodes = double_traitor_explosion(_choice(context, DOUBLE_TRAITOR_QUESTION))
+        return Resolution(
+            BattleResult.DOUBLE_TRAITOR, None, None, sides=sides, totals={aggressor: 0, defender: 0}, explosion=explodes
+        )
+    if len(calls) == 1:
+        (caller,) = calls
+        betrayed = defender if caller == aggressor else aggressor
+        winner, loser = single_traitor(caller, betrayed)
+        return Resolution(
+            BattleResult.SINGLE_TRAITOR,
+            winner,
+            loser,
+            sides=sides,
+            totals={aggressor: 0, defender: 0},
+            traitor=plans[betrayed].leader,
+        )
+    lasgun = any(s.weapon is Weapon.LASGUN for s in sides.values())
+    if lasgun and lasgun_shield_explodes(list(sides.values())):
+        return Resolution(
+            BattleResult.EXPLOSION, None, None, sides=sides, totals={aggressor: 0, defender: 0}, explosion=True
+        )
+    chemistry_protects = _choice(context, TOOTH_QUESTION) == "chemistry-protects"
+    artillery = _kill_leaders(sides[aggressor], sides[defender], chemistry_protects)
+    totals = {f: total_halves(s, artillery) for f, s in sides.items()}
+    winner, loser = higher_total_wins(aggressor, defender, totals)
+    used = [
+        s.plan.weapon
+        for s in sides.values()
+        if s.plan.weapon is not None and s.weapon in (Weapon.POISON_TOOTH, Weapon.ARTILLERY_STRIKE)
+    ]
+    return Resolution(
+        BattleResult.DECIDED, winner, loser, totals=totals, sides=sides, artillery=artillery, used_cards=used
+    )
+
+
+# --- applying a resolution to the next snapshot -----------------------------------------------------
+
+
+class NextSnapshot:
+    """A working copy of the wire snapshot that records an event for every change."""
+
+    def __init__(self, snapshot: Snapshot) -> None:
+        self.wire: dict[str, Any] = copy.deepcopy(snapshot.to_dict())
+        self.events: list[dict[str, Any]] = []
+
+    def event(self, kind: str, rule_id: str, **data: Any) -> None:
+        self.events.append({"type": kind, **data, "rule": rule_id})
+
+    # forces
+    def forces_to_tanks(
+        self, faction: str, territory: str, rule_id: str, regular: int | None = None, elite: int | None = None
+    ) -> tuple[int, int]:
+        """Move forces of one faction in a territory to its Tanks (None: all of them)."""
+        lost_regular = lost_elite = 0
+        want_regular = regular if regular is not None else 10**6
+        want_elite = elite if elite is not None else 10**6
+        kept = []
+        for stack in self.wire["forces"]:
+            if stack["faction"] == faction and stack["territory"] == territory:
+                take_r = min(stack["regular"], want_regular - lost_regular)
+                take_e = min(stack["elite"], want_elite - lost_elite)
+                stack = {**stack, "regular": stack["regular"] - take_r, "elite": stack["elite"] - take_e}
+                lost_regular += take_r
+                lost_elite += take_e
+                if stack["regular"] == 0 and stack["elite"] == 0:
+                    continue
+            kept.append(stack)
+        self.wire["forces"] = kept
+        tanks = self.wire["factions"][faction]["tanks"]
+        tanks["regular"] += lost_regular
+        tanks["elite"] += lost_elite
+        if lost_regular or lost_elite:
+            self.event(
+                "forces-lost", rule_id, faction=faction, territory=territory, regular=lost_regular, elite=lost_elite
+            )
+        return lost_regular, lost_elite
+
+    def advisors_to_tanks(self, territory: str, rule_id: str) -> int:
+        lost: int = sum(a["count"] for a in self.wire["advisors"] if a["territory"] == territory)
+        if lost:
+            self.wire["advisors"] = [a for a in self.wire["advisors"] if a["territory"] != territory]
+            self.wire["factions"][FactionId.BENE_GESSERIT.value]["tanks"]["regular"] += lost
+            self.event(
+                "forces-lost",
+                rule_id,
+                faction=FactionId.BENE_GESSERIT.value,
+                territory=territory,
+                regular=lost,
+                elite=0,
+                advisors=True,
+            )
+        return lost
+
+    def spice_destroyed(self, territory: str, rule_id: str) -> None:
+        lost = sum(p["amount"] for p in self.wire["board_spice"] if p["territory"] == territory)
+        if lost:
+            self.wire["board_spice"] = [p for p in self.wire["board_spice"] if p["territory"] != territory]
+            self.event("spice-destroyed", rule_id, territory=territory, amount=lost)
+
+    # spice
+    def pay_from_bank(self, faction: str, amount: int, rule_id: str, reason: str) -> None:
+        if amount:
+            self.wire["factions"][faction]["spice"] += amount
+            self.event("spice-paid", rule_id, payer="bank", payee=faction, amount=amount, reason=reason)
+
+    def pay_to_bank(self, faction: str, amount: int, rule_id: str, reason: str) -> None:
+        if amount:
+            self.wire["factions"][faction]["spice"] -= amount
+            self.event("spice-paid", rule_id, payer=faction, payee="bank", amount=amount, reason=reason)
+
+    # cards
+    def discard_from_plan(self, faction: str, slot: str, rule_id: str) -> str | None:
+        plan = self.wire["battle"]["plans"][faction]
+        card: str | None = plan[slot]
+        if card is not None:
+            plan[slot] = None
+            self.wire["discard"].append(card)
+            self.event("card-discarded", rule_id, faction=faction, card=card)
+        return card
+
+    def return_to_hand(self, faction: str, slot: str, rule_id: str) -> str | None:
+        plan = self.wire["battle"]["plans"][faction]
+        card: str | None = plan[slot]
+        if card is not None:
+            plan[slot] = None
+            self.wire["factions"][faction]["hand"].append(card)
+            self.event("card-kept", rule_id, faction=faction, card=card)
+        return card
+
+    # leaders
+    def leader_to_tanks(self, leader_id: str, cause: str) -> None:
+        if leader_id == DUKE:
+            self.wire["duke_vidal"] = {"status": "tanks", "controller": None}
+        else:
+            native = catalog().leaders[leader_id].faction
+            self.wire["factions"][native]["leaders"][leader_id] = {"status": LeaderStatus.TANKS.value}
+        self.event("leader-killed", cause, leader=leader_id)
+
+    def leader_fought(self, leader_id: str, territory: str) -> None:
+        """A surviving leader stays committed to this territory for the rest of the phase."""
+        if leader_id == DUKE:
+            self.wire["duke_vidal"] = {"status": "used", "controller": None}
+            return
+        native = catalog().leaders[leader_id].faction
+        leaders = self.wire["factions"][native]["leaders"]
+        state = {k: v for k, v in leaders.get(leader_id, {}).items() if k not in ("by", "status", "territory")}
+        leaders[leader_id] = {"status": LeaderStatus.USED.value, **state, "territory": territory}
+
+
+def _leader_strength(snapshot: Snapshot, side: Side) -> int:
+    return side.leader_halves // 2
+
+
+@rule("battle.bounty")
+def bounty(killed: list[tuple[str, int, str]]) -> int:
+    """The winner is paid the strength of every leader killed in the battle, its own included, except
+    leaders killed by an Artillery Strike."""
+    return sum(strength for _, strength, cause in killed if cause != "battle.weapon.artillery-strike")
+
+
+@rule("battle.losses.loser-all")
+def loser_loses_everything(state: NextSnapshot, loser: str, territory: str) -> None:
+    """The loser loses all its forces in the territory to the Tanks."""
+    state.forces_to_tanks(loser, territory, "battle.losses.loser-all")
+
+
+@rule("battle.cards.loser-discards")
+def loser_discards(state: NextSnapshot, loser: str) -> None:
+    """The loser discards every Treachery card it played."""
+    for slot in ("cheap_hero", "weapon", "defense"):
+        state.discard_from_plan(loser, slot, "battle.cards.loser-discards")
+
+
+@rule("battle.spice.support")
+def pay_support(state: NextSnapshot, faction: str, plan: Plan, kept_by_traitor_winner: bool) -> None:
+    """Advanced: spice committed to support forces goes to the bank, except that the winner of a battle
+    decided by a traitor keeps it."""
+    if plan.spice and not kept_by_traitor_winner:
+        state.pay_to_bank(faction, plan.spice, "battle.spice.support", "support")
+
+
+@rule("battle.leaders.survivors-stay")
+def survivors_fought(state: NextSnapshot, leader_ids: list[str], territory: str) -> None:
+    """A leader that fought and survived may fight again in this territory but in no other this phase."""
+    for leader_id in leader_ids:
+        state.leader_fought(leader_id, territory)
+
+
+def casualty_options(snapshot: Snapshot, battle: Battle, winner: str) -> list[dict[str, int]]:
+    """Ways the winner can lose the forces it dialed: minimal (regular, elite) sets whose strength covers
+    the dial (Basic: every force counts 1; advanced: as it counted on the dial)."""
+    plan = battle.plans[winner]
+    if plan.dial_halves == 0:
+        return [{"regular": 0, "elite": 0}]
+    loser = battle.defender if winner == battle.aggressor else battle.aggressor
+    forces = forces_in(snapshot, winner, battle.territory)
+
+    def strength(regular: int, elite: int) -> int:
+        return strength_halves(snapshot, winner, loser, regular, elite, min(plan.spice, regular + elite))
+
+    options = []
+    for elite, regular in itertools.product(range(forces.elite + 1), range(forces.regular + 1)):
+        if strength(regular, elite) < plan.dial_halves:
+            continue
+        if regular and strength(regular - 1, elite) >= plan.dial_halves:
+            continue
+        if elite and strength(regular, elite - 1) >= plan.dial_halves:
+            continue
+        options.append({"regular": regular, "elite": elite})
+    return options
+
+
+@rule("battle.losses.winner-dialed")
+def winner_loses_dialed(state: NextSnapshot, winner: str, territory: str, regular: int, elite: int) -> None:
+    """The winner loses only the forces it dialed, choosing which when it has several kinds."""
+    state.forces_to_tanks(winner, territory, "battle.losses.winner-dialed", regular=regular, elite=elite)
+
+
+def _card_subsets(cards: list[str]) -> list[list[str]]:
+    return [list(c) for n in range(len(cards), -1, -1) for c in itertools.combinations(cards, n)]
+
+
+def _summary(
+    snapshot: Snapshot,
+    battle: Battle,
+    res: Resolution,
+    killed: list[dict[str, Any]],
+    paid: dict[str, int],
+    lost: dict[str, dict[str, int]],
+) -> dict[str, Any]:
+    return {
+        "result": res.result.value,
+        "winner": res.winner,
+        "loser": res.loser,
+        "territory": battle.territory,
+        "totals": {f: halves_to_number(t) for f, t in res.totals.items()},
+        "leaders_killed": killed,
+        "spice_awarded": paid,
+        "forces_lost": lost,
+    }
+
+
+def apply_resolution(snapshot: Snapshot, battle: Battle, res: Resolution) -> tuple[dict[str, Any], NextSnapshot]:
+    state = NextSnapshot(snapshot)
+    territory = battle.territory
+    sides = res.sides
+    killed: list[tuple[str, int, str]] = []  # leader, strength, cause
+
+    def kill(side: Side, cause: str) -> None:
+        if side.plan.leader is not None:
+            state.leader_to_tanks(side.plan.leader, cause)
+            killed.append((side.plan.leader, _leader_strength(snapshot, side), cause))
+
+    paid: dict[str, int] = {}
+    if res.result is BattleResult.SINGLE_TRAITOR:
+        assert res.winner is not None and res.loser is not None
+        kill(sides[res.loser], "battle.traitor.single")
+        strength = _leader_strength(snapshot, sides[res.loser])
+        state.pay_from_bank(res.winner, strength, "battle.traitor.single", "traitor")
+        paid[res.winner] = strength
+    elif res.result in (BattleResult.DOUBLE_TRAITOR, BattleResult.EXPLOSION):
+        cause = (
+            "battle.traitor.double" if res.result is BattleResult.DOUBLE_TRAITOR else "battle.explosion.lasgun-shield"
+        )
+        for side in sides.values():
+            kill(side, cause)
+    else:
+        for side in sides.values():
+            if side.killed_by is not None:
+                kill(side, side.killed_by)
+    if res.result is BattleResult.DECIDED:
+        assert res.winner is not None
+        amount = bounty(killed)
+        state.pay_from_bank(res.winner, amount, "battle.bounty", "leaders killed")
+        if amount:
+            paid[res.winner] = amount
+
+    # forces
+    if res.explosion:
+        for faction in sorted({s["faction"] for s in snapshot.to_dict()["forces"] if s["territory"] == territory}):
+            state.forces_to_tanks(faction, territory, "battle.explosion.lasgun-shield")
+        state.advisors_to_tanks(territory, "battle.explosion.lasgun-shield")
+        state.spice_destroyed(territory, "battle.explosion.lasgun-shield")
+    if res.result is BattleResult.DOUBLE_TRAITOR and not res.explosion:
+        for faction in (battle.aggressor, battle.defender):
+            state.forces_to_tanks(faction, territory, "battle.traitor.double")
+    if res.loser is not None:
+        loser_loses_everything(state, res.loser, territory)
+
+    # support spice and cards of the sides without a win
+    for faction in (battle.aggressor, battle.defender):
+        plan = battle.plans[faction]
+        if snapshot.ruleset.advanced:
+            pay_support(state, faction, plan, res.result is BattleResult.SINGLE_TRAITOR and faction == res.winner)
+        if faction != res.winner:
+            loser_discards(state, faction)
+
+    # the Kwisatz Haderach
+    atreides_plan = battle.plans.get(FactionId.ATREIDES.value)
+    if atreides_plan is not None and atreides_plan.kwisatz_haderach:
+        token = state.wire["factions"][FactionId.ATREIDES.value]["kwisatz_haderach"]
+        token["used_in"] = territory
+        if res.explosion:
+            token["status"] = "tanks"
+            state.event("kwisatz-haderach-killed", "battle.explosion.lasgun-shield")
+
+    steps: list[str] = []
+    if res.winner is not None:
+        winner_plan = battle.plans[res.winner]
+        decided_by_traitor = res.result is BattleResult.SINGLE_TRAITOR
+        for slot in ("cheap_hero", "weapon", "defense"):
+            card = getattr(winner_plan, slot)
+            used = card in res.used_cards
+            if card is not None and not can_retain_battle_card(card, used=used, decided_by_traitor=decided_by_traitor):
+                state.discard_from_plan(res.winner, slot, "battle.cards.winner-may-keep")
+        if res.result is BattleResult.DECIDED:
+            options = casualty_options(snapshot, battle, res.winner)
+            if len(options) == 1:
+                winner_loses_dialed(state, res.winner, territory, **options[0])
+            else:
+                steps.append(DecisionType.BATTLE_CASUALTIES.value)
+        remaining = [c for c in (state.wire["battle"]["plans"][res.winner][s] for s in ("weapon", "defense")) if c]
+        if remaining:
+            steps.append(DecisionType.WINNER_CARDS.value)
+
+    survivors = [
+        s.plan.leader
+        for s in sides.values()
+        if s.plan.leader is not None and s.killed_by is None and res.result is BattleResult.DECIDED
+    ]
+    if survivors:
+        survivors_fought(state, survivors, territory)
+
+    lost = {
+        e["faction"]: {"regular": e["regular"], "elite": e["elite"]} for e in state.events if e["type"] == "forces-lost"
+    }
+    leaders_killed = [{"leader": leader, "cause": cause} for leader, _, cause in killed]
+    summary = _summary(snapshot, battle, res, leaders_killed, paid, lost)
+    state.wire["battle"]["resolution"] = {
+        "result": res.result.value,
+        "winner": res.winner,
+        "loser": res.loser,
+        "decided_by_traitor": res.result is BattleResult.SINGLE_TRAITOR,
+        "steps": steps,
+        "used_cards": list(res.used_cards),
+    }
+    return summary, state
+
+
+# --- decisions and continuation ----------------------------------------------------------------------
+
+
+def _open_next_step(snapshot_wire: dict[str, Any]) -> dict[str, Any] | None:
+    """Set `pending` to the battle's next cleanup decision, or clear the battle when none remains."""
+    battle = snapshot_wire["battle"]
+    steps = battle["resolution"]["steps"]
+    if not steps:
+        snapshot_wire["battle"] = None
+        snapshot_wire["pending"] = None
+        return None
+    winner = battle["resolution"]["winner"]
+    decision: dict[str, Any] = {"type": steps[0], "player": winner, "territory": battle["territory"]}
+    if steps[0] == DecisionType.BATTLE_CASUALTIES.value:
+        decision["strength"] = battle["plans"][winner]["dial"]
+    else:
+        decision["eligible"] = [c for c in (battle["plans"][winner][s] for s in ("weapon", "defense")) if c]
+    snapshot_wire["pending"] = decision
+    return decision
+
+
+def _finish(
+    snapshot: Snapshot, state: NextSnapshot, summary: dict[str, Any], trace: list[str], context: Context
+) -> Adjudication:
+    decision = _open_next_step(state.wire)
+    next_snapshot = Snapshot.from_dict(state.wire)
+    options = decision_options_for(next_snapshot)
+    return Adjudication(
+        status=RulingStatus.RESOLVED,
+        outcome=MappingProxyType(
+            {"summary": {"battle": summary}, "events": state.events, "snapshot": next_snapshot.to_dict()}
+        ),
+        next=NextStep(decision, tuple(options)),
+        violations=(),
+        rulings=rulings_of(trace),
+        alternatives=(),
+        provenance=Provenance(MappingProxyType(dict(context.interpretations))),
+    )
+
+
+def _illegal(snapshot: Snapshot, violations: list[Violation], trace: list[str], context: Context) -> Adjudication:
+    decision = None if snapshot.pending is None else snapshot.pending.to_dict()
+    return Adjudication(
+        status=RulingStatus.ILLEGAL,
+        outcome=None,
+        next=NextStep(decision, tuple(decision_options_for(snapshot))),
+        violations=tuple(violations),
+        rulings=rulings_of(trace),
+        alternatives=(),
+        provenance=Provenance(MappingProxyType(dict(context.interpretations))),
+    )
+
+
+def resolve_battle(snapshot: Snapshot, action: Action, context: Context) -> Adjudication:
+    """`resolve-battle`: verify the locked plans, resolve, apply, and open the cleanup decisions."""
+    with tracing() as trace:
+        battle = snapshot.battle
+        if battle is None:
+            return _illegal(
+                snapshot,
+                [Violation("no-battle", "the snapshot has no locked battle", "/snapshot/battle")],
+                trace,
+                context,
+            )
+        if battle.resolution is not None or snapshot.pending is not None:
+            return _illegal(
+                snapshot,
+                [
+                    Violation(
+                        "battle-already-resolved",
+                        "this battle is resolved; answer the open decision instead",
+                        "/snapshot/battle/resolution",
+                    )
+                ],
+                trace,
+                context,
+            )
+        violations = plan_violations(snapshot, battle)
+        if violations:
+            return _illegal(snapshot, violations, trace, context)
+        resolution = resolve(snapshot, battle, context)
+        summary, state = apply_resolution(snapshot, battle, resolution)
+        return _finish(snapshot, state, summary, trace, context)
+
+
+def _answer_violation(snapshot: Snapshot, action: Action, decision_type: str) -> Violation | None:
+    pending = snapshot.pending
+    if pending is None or pending.type != decision_type or snapshot.battle is None:
+        return Violation("no-such-decision", f"no open {decision_type} decision to answer", "/action/type")
+    if action.player != pending.player:
+        return Violation("not-your-decision", f"the decision is {pending.player}'s", "/action/player")
+    offered = decision_options_for(snapshot)
+    if action.to_dict() not in [dict(o) for o in offered]:
+        return Violation(
+            "not-an-option", "the answer is not one of the decision's options (see next.options)", "/action"
+        )
+    return None
+
+
+def choose_casualties(snapshot: Snapshot, action: Action, context: Context) -> Adjudication:
+    with tracing() as trace:
+        problem = _answer_violation(snapshot, action, DecisionType.BATTLE_CASUALTIES.value)
+        if problem is not None:
+            return _illegal(snapshot, [problem], trace, context)
+        assert snapshot.battle is not None and action.player is not None
+        state = NextSnapshot(snapshot)
+        regular, elite = int(action.fields["regular"]), int(action.fields["elite"])
+        winner_loses_dialed(state, action.player, snapshot.battle.territory, regular, elite)
+        state.wire["battle"]["resolution"]["steps"].pop(0)
+        summary = {"casualties": {"faction": action.player, "regular": regular, "elite": elite}}
+        return _finish(snapshot, state, summary, trace, context)
+
+
+@rule("battle.cards.winner-keeps-or-discards")
+def keep_or_discard(state: NextSnapshot, winner: str, keep: list[str]) -> None:
+    """The winner keeps the played cards it chooses and discards the rest."""
+    plan = state.wire["battle"]["plans"][winner]
+    for slot in ("weapon", "defense"):
+        if plan[slot] in keep:
+            state.return_to_hand(winner, slot, "battle.cards.winner-keeps-or-discards")
+        else:
+            state.discard_from_plan(winner, slot, "battle.cards.winner-keeps-or-discards")
+
+
+def keep_cards(snapshot: Snapshot, action: Action, context: Context) -> Adjudication:
+    with tracing() as trace:
+        problem = _answer_violation(snapshot, action, DecisionType.WINNER_CARDS.value)
+        if problem is not None:
+            return _illegal(snapshot, [problem], trace, context)
+        assert action.player is not None
+        state = NextSnapshot(snapshot)
+        keep = list(action.fields.get("cards") or [])
+        keep_or_discard(state, action.player, keep)
+        state.wire["battle"]["resolution"]["steps"].pop(0)
+        summary = {"cards": {"faction": action.player, "kept": keep}}
+        return _finish(snapshot, state, summary, trace, context)
+
+
+def casualty_decision_options(snapshot: Snapshot, decision: Any) -> list[dict[str, Any]]:
+    assert snapshot.battle is not None
+    return [
+        {"type": ActionType.CHOOSE_CASUALTIES.value, "player": decision.player, **option}
+        for option in casualty_options(snapshot, snapshot.battle, decision.player)
+    ]
+
+
+def winner_card_options(snapshot: Snapshot, decision: Any) -> list[dict[str, Any]]:
+    return [
+        {"type": ActionType.KEEP_CARDS.value, "player": decision.player, "cards": subset}
+        for subset in _card_subsets(list(decision.get("eligible", ())))
+    ]
+
+
+HANDLERS[ActionType.RESOLVE_BATTLE] = resolve_battle
+HANDLERS[ActionType.CHOOSE_CASUALTIES] = choose_casualties
+HANDLERS[ActionType.KEEP_CARDS] = keep_cards
+register_decision(DecisionType.BATTLE_CASUALTIES.value, casualty_decision_options)
+register_decision(DecisionType.WINNER_CARDS.value, winner_card_options)

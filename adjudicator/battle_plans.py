@@ -1,0 +1,390 @@
+"""Battle plan legality: what each side may commit, checked before anything resolves.
+
+Each check is a rule function; a broken rule becomes one violation with a code, the JSON pointer
+of the offending plan field and the rule's id.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .cards import UNSUPPORTED_IN_PLANS, is_leader_substitute
+from .catalog import card_kind, catalog
+from .registers import rule
+from .results import Violation
+from .snapshot import Battle, Plan, Snapshot
+from .vocabulary import DukeStatus, FactionId, LeaderStatus
+
+DUKE = "duke-vidal"
+
+
+@dataclass(frozen=True, slots=True)
+class Forces:
+    """A faction's forces in the battle territory (all sectors together)."""
+
+    regular: int
+    elite: int
+
+    @property
+    def total(self) -> int:
+        return self.regular + self.elite
+
+
+def forces_in(snapshot: Snapshot, faction: str, territory: str) -> Forces:
+    regular = elite = 0
+    for stack in snapshot.forces:
+        if stack.faction == faction and stack.territory == territory:
+            regular += stack.regular
+            elite += stack.elite
+    return Forces(regular, elite)
+
+
+def _plan_path(faction: str, field: str | None = None) -> str:
+    base = f"/snapshot/battle/plans/{faction}"
+    return base if field is None else f"{base}/{field}"
+
+
+# --- strength of forces -------------------------------------------------------------------------
+
+
+def elite_worth_halves(snapshot: Snapshot, faction: str, opponent: str) -> int:
+    """Half-points one supported elite force is worth (advanced); 2 in Basic, where elites are ordinary."""
+    if not snapshot.ruleset.advanced:
+        return 2
+    if faction == FactionId.EMPEROR and opponent == FactionId.FREMEN:
+        return 2  # Sardaukar count as one force against the Fremen
+    return 4
+
+
+def strength_halves(snapshot: Snapshot, faction: str, opponent: str, regular: int, elite: int, spice: int) -> int:
+    """The most dial strength these forces give with this much support spice, in half-points.
+
+    Basic: every force counts 1. Advanced: a force counts fully only when one spice supports it,
+    half otherwise; Fremen forces always count fully; support goes to the strongest forces first.
+    """
+    elite_full = elite_worth_halves(snapshot, faction, opponent)
+    if not snapshot.ruleset.advanced:
+        return 2 * regular + elite_full * elite
+    if faction == FactionId.FREMEN:
+        return 2 * regular + elite_full * elite
+    supported_elite = min(elite, spice)
+    supported_regular = min(regular, spice - supported_elite)
+    return (
+        elite_full * supported_elite
+        + (elite_full // 2) * (elite - supported_elite)
+        + 2 * supported_regular
+        + (regular - supported_regular)
+    )
+
+
+# --- the checks -----------------------------------------------------------------------------------
+
+
+def _eligible_leaders(snapshot: Snapshot, faction: str, territory: str) -> list[str]:
+    """Leaders this faction could put in a plan here: its own alive, uncaptured ones not used in another
+    territory, captives it holds, and Duke Vidal while it holds him."""
+    eligible = []
+    state = snapshot.factions[faction]
+    for leader in catalog().leaders_of(faction):
+        if leader.advanced_only and not snapshot.ruleset.advanced:
+            continue
+        leader_state = state.leaders.get(leader.id)
+        if leader_state is None or leader_state.status is LeaderStatus.AVAILABLE:
+            eligible.append(leader.id)
+        elif leader_state.status is LeaderStatus.USED and leader_state.territory == territory:
+            eligible.append(leader.id)
+    for other, other_state in snapshot.factions.items():
+        for leader_id, leader_state in other_state.leaders.items():
+            if leader_state.status is LeaderStatus.CAPTURED and leader_state.by == faction and other != faction:
+                eligible.append(leader_id)
+    duke = snapshot.duke_vidal
+    if duke is not None and duke.status is DukeStatus.HELD and duke.controller == faction:
+        eligible.append(DUKE)
+    return eligible
+
+
+@rule("battle.plan.leader")
+def leader_violations(snapshot: Snapshot, battle: Battle, faction: str, plan: Plan) -> list[Violation]:
+    """A plan names one leader or one Cheap Hero; it must when the faction has either; the leader may
+    not have fought in another territory this phase."""
+    rule_id = "battle.plan.leader"
+    found: list[Violation] = []
+    hand = snapshot.factions[faction].hand
+    if plan.leader is not None and plan.cheap_hero is not None:
+        found.append(
+            Violation(
+                "leader-and-cheap-hero",
+                "a plan names a leader or a Cheap Hero, not both",
+                _plan_path(faction, "cheap_hero"),
+                rule_id,
+            )
+        )
+    if plan.leader is not None and plan.leader != DUKE:
+        native = catalog().leaders[plan.leader].faction
+        state = snapshot.factions[native].leaders.get(plan.leader) if native in snapshot.factions else None
+        if state is not None and state.status is LeaderStatus.USED and state.territory != battle.territory:
+            where = state.territory or "another territory"
+            found.append(
+                Violation(
+                    "leader-used-elsewhere",
+                    f"{plan.leader} already fought in {where} this phase (name leaders.{plan.leader}.territory"
+                    " when it fought here)",
+                    _plan_path(faction, "leader"),
+                    rule_id,
+                )
+            )
+    if plan.leader is None and plan.cheap_hero is None:
+        leaders = _eligible_leaders(snapshot, faction, battle.territory)
+        heroes = [card for card in hand if is_leader_substitute(card)]
+        if leaders or heroes:
+            found.append(
+                Violation(
+                    "leader-required",
+                    f"{faction} must play a leader or a Cheap Hero while it has one ({(leaders + heroes)[0]})",
+                    _plan_path(faction, "leader"),
+                    rule_id,
+                )
+            )
+        for slot in ("weapon", "defense"):
+            if getattr(plan, slot) is not None:
+                found.append(
+                    Violation(
+                        "cards-without-leader",
+                        "without a leader or Cheap Hero a plan holds no cards",
+                        _plan_path(faction, slot),
+                        rule_id,
+                    )
+                )
+    return found
+
+
+@rule("battle.plan.card-slots")
+def card_slot_violations(faction: str, plan: Plan) -> list[Violation]:
+    """The leader slot takes a Cheap Hero/Heroine; the weapon slot a weapon or a Worthless card; the
+    defense slot a defense or a Worthless card."""
+    rule_id = "battle.plan.card-slots"
+    found: list[Violation] = []
+    if plan.cheap_hero is not None and not is_leader_substitute(plan.cheap_hero):
+        found.append(
+            Violation(
+                "not-a-leader-substitute",
+                f"{plan.cheap_hero} is not a Cheap Hero or Heroine",
+                _plan_path(faction, "cheap_hero"),
+                rule_id,
+            )
+        )
+    for slot, role in (("weapon", "weapon"), ("defense", "defense")):
+        card = getattr(plan, slot)
+        if card is None:
+            continue
+        kind = catalog().cards[card_kind(card)]
+        if role not in kind.roles:
+            found.append(
+                Violation("wrong-slot", f"{card} cannot be played as the {role}", _plan_path(faction, slot), rule_id)
+            )
+    if plan.weapon is not None and card_kind(plan.weapon) == "chemistry" and plan.defense is None:
+        found.append(
+            Violation(
+                "chemistry-needs-defense",
+                "Chemistry is a weapon only beside another defense",
+                _plan_path(faction, "weapon"),
+                rule_id,
+            )
+        )
+    if plan.defense is not None and card_kind(plan.defense) == "weirding-way" and plan.weapon is None:
+        found.append(
+            Violation(
+                "weirding-way-needs-weapon",
+                "Weirding Way is a defense only beside another weapon",
+                _plan_path(faction, "defense"),
+                rule_id,
+            )
+        )
+    return found
+
+
+@rule("battle.plan.dial")
+def dial_violations(snapshot: Snapshot, battle: Battle, faction: str, plan: Plan) -> list[Violation]:
+    """The dial is at most the strength of the faction's forces in the territory; halves only in the
+    advanced game, where unsupported forces count half."""
+    rule_id = "battle.plan.dial"
+    found: list[Violation] = []
+    opponent = battle.defender if faction == battle.aggressor else battle.aggressor
+    forces = forces_in(snapshot, faction, battle.territory)
+    if forces.total == 0:
+        found.append(
+            Violation(
+                "no-forces-in-territory", f"{faction} has no forces in {battle.territory}", _plan_path(faction), rule_id
+            )
+        )
+        return found
+    if plan.dial_halves % 2 and not snapshot.ruleset.advanced:
+        found.append(
+            Violation(
+                "half-dial-in-basic",
+                "half steps on the dial exist only in the advanced game",
+                _plan_path(faction, "dial"),
+                rule_id,
+            )
+        )
+    most = strength_halves(snapshot, faction, opponent, forces.regular, forces.elite, plan.spice)
+    if plan.dial_halves > most:
+        found.append(
+            Violation(
+                "dial-exceeds-forces",
+                f"{faction}'s forces in {battle.territory} give at most {most / 2:g}",
+                _plan_path(faction, "dial"),
+                rule_id,
+            )
+        )
+    return found
+
+
+@rule("battle.plan.support-spice")
+def support_violations(snapshot: Snapshot, battle: Battle, faction: str, plan: Plan) -> list[Violation]:
+    """Advanced: spice paid to support forces, at most one per force there and no more than the faction has."""
+    rule_id = "battle.plan.support-spice"
+    if plan.spice == 0:
+        return []
+    if not snapshot.ruleset.advanced:
+        return [
+            Violation(
+                "support-in-basic",
+                "spice supports forces only in the advanced game",
+                _plan_path(faction, "spice"),
+                rule_id,
+            )
+        ]
+    found = []
+    if plan.spice > snapshot.factions[faction].spice:
+        found.append(
+            Violation(
+                "support-exceeds-spice",
+                f"{faction} has {snapshot.factions[faction].spice} spice",
+                _plan_path(faction, "spice"),
+                rule_id,
+            )
+        )
+    if plan.spice > forces_in(snapshot, faction, battle.territory).total:
+        found.append(
+            Violation("support-exceeds-forces", "one spice supports one force", _plan_path(faction, "spice"), rule_id)
+        )
+    return found
+
+
+@rule("battle.plan.kwisatz-haderach")
+def kwisatz_haderach_violations(snapshot: Snapshot, battle: Battle, faction: str, plan: Plan) -> list[Violation]:
+    """Advanced Atreides only, once the token is active, with a leader or Cheap Hero, in one territory a turn."""
+    rule_id = "battle.plan.kwisatz-haderach"
+    if not plan.kwisatz_haderach:
+        return []
+    path = _plan_path(faction, "kwisatz_haderach")
+    if faction != FactionId.ATREIDES or not snapshot.ruleset.advanced:
+        return [
+            Violation(
+                "kwisatz-haderach-unavailable", "only the advanced Atreides have the Kwisatz Haderach", path, rule_id
+            )
+        ]
+    token = snapshot.factions[faction].kwisatz_haderach
+    if token is None or token.status != "active":
+        return [Violation("kwisatz-haderach-unavailable", "the Kwisatz Haderach is not active", path, rule_id)]
+    found = []
+    if token.used_in is not None and token.used_in != battle.territory:
+        found.append(
+            Violation(
+                "kwisatz-haderach-used-elsewhere", f"it joined a battle in {token.used_in} this turn", path, rule_id
+            )
+        )
+    if plan.leader is None and plan.cheap_hero is None:
+        found.append(
+            Violation("kwisatz-haderach-without-leader", "it accompanies a leader or Cheap Hero", path, rule_id)
+        )
+    return found
+
+
+@rule("battle.traitor.call")
+def traitor_call_violations(snapshot: Snapshot, battle: Battle) -> list[Violation]:
+    """A side calls traitor only when it (or, for the Harkonnen's ally, the Harkonnen) holds the Traitor
+    card of the leader the opponent played, and that leader is not accompanied by the Kwisatz Haderach."""
+    rule_id = "battle.traitor.call"
+    found = []
+    for i, caller in enumerate(battle.traitor_calls):
+        opponent = battle.defender if caller == battle.aggressor else battle.aggressor
+        target = battle.plans[opponent].leader
+        path = f"/snapshot/battle/traitor_calls/{i}"
+        if target is None:
+            found.append(Violation("no-leader-to-betray", f"{opponent} played no leader", path, rule_id))
+            continue
+        holders = [caller]
+        ally = snapshot.factions[caller].ally
+        if ally == FactionId.HARKONNEN:
+            holders.append(ally)
+        if not any(target in snapshot.factions[h].traitors for h in holders):
+            found.append(Violation("no-traitor-card", f"{caller} holds no Traitor card of {target}", path, rule_id))
+        elif battle.plans[opponent].kwisatz_haderach:
+            found.append(traitor_blocked_by_kwisatz_haderach(path))
+    return found
+
+
+@rule("battle.traitor.kwisatz-haderach")
+def traitor_blocked_by_kwisatz_haderach(path: str) -> Violation:
+    """A leader accompanied by the Kwisatz Haderach cannot turn traitor."""
+    return Violation(
+        "traitor-blocked",
+        "a leader with the Kwisatz Haderach cannot turn traitor",
+        path,
+        "battle.traitor.kwisatz-haderach",
+    )
+
+
+@rule("battle.weapon.poison-tooth-withheld")
+def withheld_tooth_violations(battle: Battle) -> list[Violation]:
+    """After the result is known, a Poison Tooth's owner may choose not to use it."""
+    found = []
+    for i, faction in enumerate(battle.poison_tooth_withheld):
+        weapon = battle.plans[faction].weapon
+        if weapon is None or card_kind(weapon) != "poison-tooth":
+            found.append(
+                Violation(
+                    "nothing-to-withhold",
+                    f"{faction} played no Poison Tooth",
+                    f"/snapshot/battle/poison_tooth_withheld/{i}",
+                    "battle.weapon.poison-tooth-withheld",
+                )
+            )
+    return found
+
+
+def unsupported_cards(battle: Battle) -> list[Violation]:
+    found = []
+    for faction, plan in battle.plans.items():
+        for slot in ("weapon", "defense"):
+            card = getattr(plan, slot)
+            if card is not None and card_kind(card) in UNSUPPORTED_IN_PLANS:
+                found.append(
+                    Violation(
+                        "not-implemented",
+                        f"this engine version does not resolve {card_kind(card)} in a battle yet",
+                        _plan_path(faction, slot),
+                    )
+                )
+    return found
+
+
+def plan_violations(snapshot: Snapshot, battle: Battle) -> list[Violation]:
+    """Every problem with the locked plans, in plan order (aggressor first)."""
+    found = unsupported_cards(battle)
+    for faction in (battle.aggressor, battle.defender):
+        plan = battle.plans[faction]
+        found += leader_violations(snapshot, battle, faction, plan)
+        found += card_slot_violations(faction, plan)
+        found += dial_violations(snapshot, battle, faction, plan)
+        if plan.spice:
+            found += support_violations(snapshot, battle, faction, plan)
+        if plan.kwisatz_haderach:
+            found += kwisatz_haderach_violations(snapshot, battle, faction, plan)
+    if battle.traitor_calls:
+        found += traitor_call_violations(snapshot, battle)
+    if battle.poison_tooth_withheld:
+        found += withheld_tooth_violations(battle)
+    return found

@@ -1,0 +1,154 @@
+"""What each treachery card does in a battle plan, and which played cards a winner may keep.
+
+`can_retain_battle_card` is the one predicate every cleanup path uses (winner cleanup here,
+Moritani's ally retention elsewhere), so card semantics never diverge between them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from .catalog import card_kind, catalog
+from .registers import rule
+from .vocabulary import CardCategory
+
+
+class Weapon(StrEnum):
+    """The effect a card has when it is played as the weapon."""
+
+    NONE = "none"  # a Worthless card, or an empty slot
+    PROJECTILE = "projectile"
+    POISON = "poison"
+    POISON_BLADE = "poison-blade"  # projectile and poison at once
+    LASGUN = "lasgun"
+    POISON_TOOTH = "poison-tooth"
+    ARTILLERY_STRIKE = "artillery-strike"
+
+
+class Protection(StrEnum):
+    PROJECTILE = "projectile"
+    POISON = "poison"
+
+
+@dataclass(frozen=True, slots=True)
+class Defense:
+    """The protection a card gives when it is played as the defense."""
+
+    protects: frozenset[Protection]
+    is_shield: bool  # counts as a Shield for a Lasgun explosion and against Artillery Strike
+    is_chemistry: bool
+
+    @property
+    def empty(self) -> bool:
+        return not self.protects
+
+
+NO_DEFENSE = Defense(frozenset(), is_shield=False, is_chemistry=False)
+
+# Kinds whose battle effect this engine version does not resolve yet (they need choices or copy an
+# opposing card); a plan naming one is answered `not-implemented`, never guessed.
+UNSUPPORTED_IN_PLANS = frozenset({"mirror-weapon", "stone-burner", "reinforcements", "harass-and-withdraw"})
+
+_SPECIAL_WEAPONS = {
+    "lasgun": Weapon.LASGUN,
+    "poison-blade": Weapon.POISON_BLADE,
+    "poison-tooth": Weapon.POISON_TOOTH,
+    "artillery-strike": Weapon.ARTILLERY_STRIKE,
+    "weirding-way": Weapon.PROJECTILE,
+    "chemistry": Weapon.POISON,  # only with another defense played beside it
+}
+_SPECIAL_DEFENSES = {
+    "shield-snooper": Defense(frozenset({Protection.PROJECTILE, Protection.POISON}), True, False),
+    "chemistry": Defense(frozenset({Protection.POISON}), False, True),
+    "weirding-way": Defense(frozenset({Protection.PROJECTILE}), False, False),  # only with a weapon beside it
+}
+
+
+@rule("battle.card.chemistry")
+def chemistry_role(in_weapon_slot: bool) -> Weapon | Defense:
+    """Chemistry is a poison defense; played as the weapon beside another defense it is a poison weapon."""
+    return Weapon.POISON if in_weapon_slot else _SPECIAL_DEFENSES["chemistry"]
+
+
+@rule("battle.card.weirding-way")
+def weirding_way_role(in_weapon_slot: bool) -> Weapon | Defense:
+    """Weirding Way is a projectile weapon; played as the defense beside another weapon it is a projectile defense."""
+    return Weapon.PROJECTILE if in_weapon_slot else _SPECIAL_DEFENSES["weirding-way"]
+
+
+@rule("battle.card.shield-snooper")
+def shield_snooper_role() -> Defense:
+    """Shield Snooper is a Shield and a Snooper at once (a Shield for a Lasgun explosion too)."""
+    return _SPECIAL_DEFENSES["shield-snooper"]
+
+
+def weapon_effect(card: str | None) -> Weapon:
+    if card is None:
+        return Weapon.NONE
+    kind = card_kind(card)
+    if kind == "chemistry":
+        role = chemistry_role(True)
+        assert isinstance(role, Weapon)
+        return role
+    if kind == "weirding-way":
+        weapon = weirding_way_role(True)
+        assert isinstance(weapon, Weapon)
+        return weapon
+    if kind in _SPECIAL_WEAPONS:
+        return _SPECIAL_WEAPONS[kind]
+    category = catalog().cards[kind].category
+    if category is CardCategory.PROJECTILE_WEAPON:
+        return Weapon.PROJECTILE
+    if category is CardCategory.POISON_WEAPON:
+        return Weapon.POISON
+    return Weapon.NONE
+
+
+def defense_effect(card: str | None) -> Defense:
+    if card is None:
+        return NO_DEFENSE
+    kind = card_kind(card)
+    if kind == "chemistry" or kind == "weirding-way":
+        role = chemistry_role(False) if kind == "chemistry" else weirding_way_role(False)
+        assert isinstance(role, Defense)
+        return role
+    if kind == "shield-snooper":
+        return shield_snooper_role()
+    category = catalog().cards[kind].category
+    if category is CardCategory.PROJECTILE_DEFENSE:
+        return Defense(frozenset({Protection.PROJECTILE}), kind == "shield", False)
+    if category is CardCategory.POISON_DEFENSE:
+        return Defense(frozenset({Protection.POISON}), False, False)
+    return NO_DEFENSE
+
+
+def is_leader_substitute(card: str) -> bool:
+    return catalog().cards[card_kind(card)].category is CardCategory.LEADER_SUBSTITUTE
+
+
+@rule("battle.cards.winner-may-keep")
+def can_retain_battle_card(card: str, *, used: bool, decided_by_traitor: bool) -> bool:
+    """Could a battle's winner keep this played card?
+
+    Cheap Hero/Heroine is always discarded. A Poison Tooth that was used and an Artillery Strike
+    are discarded after use, unless a traitor call decided the battle (their effects never
+    resolved). Every other played card, Worthless cards included, may be kept.
+    """
+    kind = card_kind(card)
+    if catalog().cards[kind].category is CardCategory.LEADER_SUBSTITUTE:
+        return False
+    if kind in ("poison-tooth", "artillery-strike") and decided_by_traitor:
+        return traitor_call_spares_effect_card(card)
+    if kind == "poison-tooth":
+        return not used
+    if kind == "artillery-strike":
+        return False
+    return True
+
+
+@rule("battle.cards.traitor-spares-effect-cards")
+def traitor_call_spares_effect_card(card: str) -> bool:
+    """A traitor call decides the battle before weapons resolve, so an Artillery Strike or Poison
+    Tooth played there was never used and is not discarded as a used card."""
+    return True
