@@ -89,9 +89,9 @@ def _eligible_leaders(snapshot: Snapshot, faction: str, territory: str) -> list[
         if leader.advanced_only and not snapshot.ruleset.advanced:
             continue
         leader_state = state.leaders.get(leader.id)
-        if leader_state is None or leader_state.status is LeaderStatus.AVAILABLE:
-            eligible.append(leader.id)
-        elif leader_state.status is LeaderStatus.USED and leader_state.territory == territory:
+        free = leader_state is None or leader_state.status is LeaderStatus.AVAILABLE
+        fought_here = leader_state is not None and leader_state.status is LeaderStatus.USED
+        if free or (fought_here and leader_state is not None and leader_state.territory == territory):
             eligible.append(leader.id)
     for other, other_state in snapshot.factions.items():
         for leader_id, leader_state in other_state.leaders.items():

@@ -142,9 +142,8 @@ def can_retain_battle_card(card: str, *, used: bool, decided_by_traitor: bool) -
         return traitor_call_spares_effect_card(card)
     if kind == "poison-tooth":
         return not used
-    if kind == "artillery-strike":
-        return False
-    return True
+    # An Artillery Strike is always used once played; every other card may be kept.
+    return kind != "artillery-strike"
 
 
 @rule("battle.cards.traitor-spares-effect-cards")
