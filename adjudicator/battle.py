@@ -8,21 +8,21 @@ and `keep_cards` continue from a saved snapshot without repeating any payment or
 
 from __future__ import annotations
 
-import copy
 import itertools
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from types import MappingProxyType
 from typing import Any
 
 from .battle_plans import DUKE, forces_in, plan_violations, strength_halves
+from .battle_state import STEP_DECISIONS, NextSnapshot, answer_violation, finish, illegal
 from .cards import Protection, Weapon, can_retain_battle_card, defense_effect, weapon_effect
 from .catalog import catalog
-from .engine import HANDLERS, Action, Context, decision_options_for, register_decision
+from .engine import HANDLERS, Action, Context, register_decision
+from .harkonnen import captive_returns, captives_return_when_leaderless, capture_step, harkonnen_leaderless
 from .registers import get_question, implements, rule, tracing
-from .results import Adjudication, NextStep, Provenance, Violation, rulings_of
+from .results import Adjudication, Violation
 from .snapshot import Battle, Plan, Snapshot, halves_to_number
-from .vocabulary import ActionType, BattleResult, DecisionType, FactionId, LeaderStatus, RulingStatus
+from .vocabulary import ActionType, BattleResult, DecisionType, FactionId
 
 TOOTH_QUESTION = "poison-tooth-chemistry"
 DOUBLE_TRAITOR_QUESTION = "double-traitor-explosion"
@@ -284,117 +284,6 @@ def resolve(snapshot: Snapshot, battle: Battle, context: Context) -> Resolution:
 # --- applying a resolution to the next snapshot -----------------------------------------------------
 
 
-class NextSnapshot:
-    """A working copy of the wire snapshot that records an event for every change."""
-
-    def __init__(self, snapshot: Snapshot) -> None:
-        self.wire: dict[str, Any] = copy.deepcopy(snapshot.to_dict())
-        self.events: list[dict[str, Any]] = []
-
-    def event(self, kind: str, rule_id: str, **data: Any) -> None:
-        self.events.append({"type": kind, **data, "rule": rule_id})
-
-    # forces
-    def forces_to_tanks(
-        self, faction: str, territory: str, rule_id: str, regular: int | None = None, elite: int | None = None
-    ) -> tuple[int, int]:
-        """Move forces of one faction in a territory to its Tanks (None: all of them)."""
-        lost_regular = lost_elite = 0
-        want_regular = regular if regular is not None else 10**6
-        want_elite = elite if elite is not None else 10**6
-        kept = []
-        for stack in self.wire["forces"]:
-            if stack["faction"] == faction and stack["territory"] == territory:
-                take_r = min(stack["regular"], want_regular - lost_regular)
-                take_e = min(stack["elite"], want_elite - lost_elite)
-                stack = {**stack, "regular": stack["regular"] - take_r, "elite": stack["elite"] - take_e}
-                lost_regular += take_r
-                lost_elite += take_e
-                if stack["regular"] == 0 and stack["elite"] == 0:
-                    continue
-            kept.append(stack)
-        self.wire["forces"] = kept
-        tanks = self.wire["factions"][faction]["tanks"]
-        tanks["regular"] += lost_regular
-        tanks["elite"] += lost_elite
-        if lost_regular or lost_elite:
-            self.event(
-                "forces-lost", rule_id, faction=faction, territory=territory, regular=lost_regular, elite=lost_elite
-            )
-        return lost_regular, lost_elite
-
-    def advisors_to_tanks(self, territory: str, rule_id: str) -> int:
-        lost: int = sum(a["count"] for a in self.wire["advisors"] if a["territory"] == territory)
-        if lost:
-            self.wire["advisors"] = [a for a in self.wire["advisors"] if a["territory"] != territory]
-            self.wire["factions"][FactionId.BENE_GESSERIT.value]["tanks"]["regular"] += lost
-            self.event(
-                "forces-lost",
-                rule_id,
-                faction=FactionId.BENE_GESSERIT.value,
-                territory=territory,
-                regular=lost,
-                elite=0,
-                advisors=True,
-            )
-        return lost
-
-    def spice_destroyed(self, territory: str, rule_id: str) -> None:
-        lost = sum(p["amount"] for p in self.wire["board_spice"] if p["territory"] == territory)
-        if lost:
-            self.wire["board_spice"] = [p for p in self.wire["board_spice"] if p["territory"] != territory]
-            self.event("spice-destroyed", rule_id, territory=territory, amount=lost)
-
-    # spice
-    def pay_from_bank(self, faction: str, amount: int, rule_id: str, reason: str) -> None:
-        if amount:
-            self.wire["factions"][faction]["spice"] += amount
-            self.event("spice-paid", rule_id, payer="bank", payee=faction, amount=amount, reason=reason)
-
-    def pay_to_bank(self, faction: str, amount: int, rule_id: str, reason: str) -> None:
-        if amount:
-            self.wire["factions"][faction]["spice"] -= amount
-            self.event("spice-paid", rule_id, payer=faction, payee="bank", amount=amount, reason=reason)
-
-    # cards
-    def discard_from_plan(self, faction: str, slot: str, rule_id: str) -> str | None:
-        plan = self.wire["battle"]["plans"][faction]
-        card: str | None = plan[slot]
-        if card is not None:
-            plan[slot] = None
-            self.wire["discard"].append(card)
-            self.event("card-discarded", rule_id, faction=faction, card=card)
-        return card
-
-    def return_to_hand(self, faction: str, slot: str, rule_id: str) -> str | None:
-        plan = self.wire["battle"]["plans"][faction]
-        card: str | None = plan[slot]
-        if card is not None:
-            plan[slot] = None
-            self.wire["factions"][faction]["hand"].append(card)
-            self.event("card-kept", rule_id, faction=faction, card=card)
-        return card
-
-    # leaders
-    def leader_to_tanks(self, leader_id: str, cause: str) -> None:
-        if leader_id == DUKE:
-            self.wire["duke_vidal"] = {"status": "tanks", "controller": None}
-        else:
-            native = catalog().leaders[leader_id].faction
-            self.wire["factions"][native]["leaders"][leader_id] = {"status": LeaderStatus.TANKS.value}
-        self.event("leader-killed", cause, leader=leader_id)
-
-    def leader_fought(self, leader_id: str, territory: str) -> None:
-        """A surviving leader stays committed to this territory for the rest of the phase."""
-        if leader_id == DUKE:
-            self.wire["duke_vidal"] = {"status": "used", "controller": None}
-            return
-        native = catalog().leaders[leader_id].faction
-        leaders = self.wire["factions"][native]["leaders"]
-        state = {k: v for k, v in leaders.get(leader_id, {}).items() if k not in ("by", "status", "territory")}
-        leaders[leader_id] = {"status": LeaderStatus.USED.value, **state, "territory": territory}
-
-
 def _leader_strength(snapshot: Snapshot, side: Side) -> int:
     return side.leader_halves // 2
 
@@ -578,6 +467,15 @@ def apply_resolution(snapshot: Snapshot, battle: Battle, res: Resolution) -> tup
     ]
     if survivors:
         survivors_fought(state, survivors, territory)
+        for side in sides.values():
+            leader = side.plan.leader
+            if leader in survivors and leader != DUKE and catalog().leaders[leader].faction != side.faction:
+                captive_returns(state, leader)
+    if killed and harkonnen_leaderless(state):
+        captives_return_when_leaderless(state)
+    captive = capture_step(snapshot, state, res.winner, res.loser)
+    if captive is not None:
+        steps.append(DecisionType.HARKONNEN_CAPTURE.value)
 
     lost = {
         e["faction"]: {"regular": e["regular"], "elite": e["elite"]} for e in state.events if e["type"] == "forces-lost"
@@ -591,6 +489,7 @@ def apply_resolution(snapshot: Snapshot, battle: Battle, res: Resolution) -> tup
         "decided_by_traitor": res.result is BattleResult.SINGLE_TRAITOR,
         "steps": steps,
         "used_cards": list(res.used_cards),
+        "capture": captive,
     }
     return summary, state
 
@@ -598,69 +497,19 @@ def apply_resolution(snapshot: Snapshot, battle: Battle, res: Resolution) -> tup
 # --- decisions and continuation ----------------------------------------------------------------------
 
 
-def _open_next_step(snapshot_wire: dict[str, Any]) -> dict[str, Any] | None:
-    """Set `pending` to the battle's next cleanup decision, or clear the battle when none remains."""
-    battle = snapshot_wire["battle"]
-    steps = battle["resolution"]["steps"]
-    if not steps:
-        snapshot_wire["battle"] = None
-        snapshot_wire["pending"] = None
-        return None
-    winner = battle["resolution"]["winner"]
-    decision: dict[str, Any] = {"type": steps[0], "player": winner, "territory": battle["territory"]}
-    if steps[0] == DecisionType.BATTLE_CASUALTIES.value:
-        decision["strength"] = battle["plans"][winner]["dial"]
-    else:
-        decision["eligible"] = [c for c in (battle["plans"][winner][s] for s in ("weapon", "defense")) if c]
-    snapshot_wire["pending"] = decision
-    return decision
-
-
-def _finish(
-    snapshot: Snapshot, state: NextSnapshot, summary: dict[str, Any], trace: list[str], context: Context
-) -> Adjudication:
-    decision = _open_next_step(state.wire)
-    next_snapshot = Snapshot.from_dict(state.wire)
-    options = decision_options_for(next_snapshot)
-    return Adjudication(
-        status=RulingStatus.RESOLVED,
-        outcome=MappingProxyType(
-            {"summary": {"battle": summary}, "events": state.events, "snapshot": next_snapshot.to_dict()}
-        ),
-        next=NextStep(decision, tuple(options)),
-        violations=(),
-        rulings=rulings_of(trace),
-        alternatives=(),
-        provenance=Provenance(MappingProxyType(dict(context.interpretations))),
-    )
-
-
-def _illegal(snapshot: Snapshot, violations: list[Violation], trace: list[str], context: Context) -> Adjudication:
-    decision = None if snapshot.pending is None else snapshot.pending.to_dict()
-    return Adjudication(
-        status=RulingStatus.ILLEGAL,
-        outcome=None,
-        next=NextStep(decision, tuple(decision_options_for(snapshot))),
-        violations=tuple(violations),
-        rulings=rulings_of(trace),
-        alternatives=(),
-        provenance=Provenance(MappingProxyType(dict(context.interpretations))),
-    )
-
-
 def resolve_battle(snapshot: Snapshot, action: Action, context: Context) -> Adjudication:
     """`resolve-battle`: verify the locked plans, resolve, apply, and open the cleanup decisions."""
     with tracing() as trace:
         battle = snapshot.battle
         if battle is None:
-            return _illegal(
+            return illegal(
                 snapshot,
                 [Violation("no-battle", "the snapshot has no locked battle", "/snapshot/battle")],
                 trace,
                 context,
             )
         if battle.resolution is not None or snapshot.pending is not None:
-            return _illegal(
+            return illegal(
                 snapshot,
                 [
                     Violation(
@@ -674,38 +523,24 @@ def resolve_battle(snapshot: Snapshot, action: Action, context: Context) -> Adju
             )
         violations = plan_violations(snapshot, battle)
         if violations:
-            return _illegal(snapshot, violations, trace, context)
+            return illegal(snapshot, violations, trace, context)
         resolution = resolve(snapshot, battle, context)
         summary, state = apply_resolution(snapshot, battle, resolution)
-        return _finish(snapshot, state, summary, trace, context)
-
-
-def _answer_violation(snapshot: Snapshot, action: Action, decision_type: str) -> Violation | None:
-    pending = snapshot.pending
-    if pending is None or pending.type != decision_type or snapshot.battle is None:
-        return Violation("no-such-decision", f"no open {decision_type} decision to answer", "/action/type")
-    if action.player != pending.player:
-        return Violation("not-your-decision", f"the decision is {pending.player}'s", "/action/player")
-    offered = decision_options_for(snapshot)
-    if action.to_dict() not in [dict(o) for o in offered]:
-        return Violation(
-            "not-an-option", "the answer is not one of the decision's options (see next.options)", "/action"
-        )
-    return None
+        return finish(snapshot, state, summary, trace, context)
 
 
 def choose_casualties(snapshot: Snapshot, action: Action, context: Context) -> Adjudication:
     with tracing() as trace:
-        problem = _answer_violation(snapshot, action, DecisionType.BATTLE_CASUALTIES.value)
+        problem = answer_violation(snapshot, action, DecisionType.BATTLE_CASUALTIES.value)
         if problem is not None:
-            return _illegal(snapshot, [problem], trace, context)
+            return illegal(snapshot, [problem], trace, context)
         assert snapshot.battle is not None and action.player is not None
         state = NextSnapshot(snapshot)
         regular, elite = int(action.fields["regular"]), int(action.fields["elite"])
         winner_loses_dialed(state, action.player, snapshot.battle.territory, regular, elite)
         state.wire["battle"]["resolution"]["steps"].pop(0)
         summary = {"casualties": {"faction": action.player, "regular": regular, "elite": elite}}
-        return _finish(snapshot, state, summary, trace, context)
+        return finish(snapshot, state, summary, trace, context)
 
 
 @rule("battle.cards.winner-keeps-or-discards")
@@ -721,16 +556,16 @@ def keep_or_discard(state: NextSnapshot, winner: str, keep: list[str]) -> None:
 
 def keep_cards(snapshot: Snapshot, action: Action, context: Context) -> Adjudication:
     with tracing() as trace:
-        problem = _answer_violation(snapshot, action, DecisionType.WINNER_CARDS.value)
+        problem = answer_violation(snapshot, action, DecisionType.WINNER_CARDS.value)
         if problem is not None:
-            return _illegal(snapshot, [problem], trace, context)
+            return illegal(snapshot, [problem], trace, context)
         assert action.player is not None
         state = NextSnapshot(snapshot)
         keep = list(action.fields.get("cards") or [])
         keep_or_discard(state, action.player, keep)
         state.wire["battle"]["resolution"]["steps"].pop(0)
         summary = {"cards": {"faction": action.player, "kept": keep}}
-        return _finish(snapshot, state, summary, trace, context)
+        return finish(snapshot, state, summary, trace, context)
 
 
 def casualty_decision_options(snapshot: Snapshot, decision: Any) -> list[dict[str, Any]]:
@@ -753,3 +588,30 @@ HANDLERS[ActionType.CHOOSE_CASUALTIES] = choose_casualties
 HANDLERS[ActionType.KEEP_CARDS] = keep_cards
 register_decision(DecisionType.BATTLE_CASUALTIES.value, casualty_decision_options)
 register_decision(DecisionType.WINNER_CARDS.value, winner_card_options)
+
+
+def _casualties_decision(wire: dict[str, Any]) -> dict[str, Any]:
+    battle = wire["battle"]
+    winner = battle["resolution"]["winner"]
+    return {
+        "type": DecisionType.BATTLE_CASUALTIES.value,
+        "player": winner,
+        "territory": battle["territory"],
+        "strength": battle["plans"][winner]["dial"],
+    }
+
+
+def _winner_cards_decision(wire: dict[str, Any]) -> dict[str, Any]:
+    battle = wire["battle"]
+    winner = battle["resolution"]["winner"]
+    eligible = [c for c in (battle["plans"][winner][s] for s in ("weapon", "defense")) if c]
+    return {
+        "type": DecisionType.WINNER_CARDS.value,
+        "player": winner,
+        "territory": battle["territory"],
+        "eligible": eligible,
+    }
+
+
+STEP_DECISIONS[DecisionType.BATTLE_CASUALTIES.value] = _casualties_decision
+STEP_DECISIONS[DecisionType.WINNER_CARDS.value] = _winner_cards_decision

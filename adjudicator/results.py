@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from .errors import RegisterError, UnknownRegisterEntry
 from .registers import Citation, get_rule, registers
 from .vocabulary import Evidence, RulingStatus
 
@@ -34,7 +35,10 @@ class RulingRecord:
 
     @classmethod
     def of(cls, rule_id: str) -> RulingRecord:
-        entry = get_rule(rule_id)
+        try:
+            entry = get_rule(rule_id)
+        except UnknownRegisterEntry as exc:  # a rule function missing from rules.yaml: a packaging defect
+            raise RegisterError(f"rule {rule_id!r} ran but is not in the rules register") from exc
         return cls(entry.id, entry.claim, entry.evidence, entry.citations)
 
     def to_dict(self) -> dict[str, Any]:

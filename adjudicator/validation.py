@@ -450,7 +450,11 @@ class _Checker:
             self.add("faction-not-in-game", f"{decision.player} is not in this game", "pending", "player")
         if decision.type == DecisionType.MORITANI_RETENTION:
             self.retention_decision()
-        elif decision.type in (DecisionType.BATTLE_CASUALTIES, DecisionType.WINNER_CARDS):
+        elif decision.type in (
+            DecisionType.BATTLE_CASUALTIES,
+            DecisionType.WINNER_CARDS,
+            DecisionType.HARKONNEN_CAPTURE,
+        ):
             self.battle_cleanup_decision()
 
     def battle_cleanup_decision(self) -> None:
@@ -465,6 +469,10 @@ class _Checker:
         if decision.player != resolution.get("winner"):
             self.add("wrong-decider", "the battle's winner makes this decision", "pending", "player")
             return
+        if decision.type == DecisionType.HARKONNEN_CAPTURE and decision.get("leader") != resolution.get("capture"):
+            self.add(
+                "not-the-drawn-leader", "the decision names a leader other than the one drawn", "pending", "leader"
+            )
         if decision.type == DecisionType.WINNER_CARDS:
             plan = battle.plans.get(decision.player or "")
             in_plan = set(plan.cards) if plan is not None else set()

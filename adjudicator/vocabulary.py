@@ -115,6 +115,7 @@ class ActionType(StrEnum):
     RESOLVE_BATTLE = "resolve-battle"
     CHOOSE_CASUALTIES = "choose-casualties"
     KEEP_CARDS = "keep-cards"
+    CAPTURE_LEADER = "capture-leader"
     RETAIN_CARD = "retain-card"
     END_SHIPMENT_MOVEMENT = "end-shipment-movement"
     PAY_EXTORTION = "pay-extortion"
@@ -126,6 +127,7 @@ class DecisionType(StrEnum):
 
     BATTLE_CASUALTIES = "battle-casualties"
     WINNER_CARDS = "winner-cards"
+    HARKONNEN_CAPTURE = "harkonnen-capture"
     MORITANI_RETENTION = "moritani-retention"
 
 

@@ -196,6 +196,7 @@ class ResolutionSchema(Schema):
         allow_none=True, metadata={"description": "the dialed strength the winner still has to lose"}
     )
     used_cards = fields.List(id_field("card id"), metadata={"description": "played cards whose effect was used"})
+    capture = id_field("advanced Harkonnen win: the loser's leader drawn for capture", allow_none=True)
 
 
 class BattleSchema(Schema):
@@ -229,6 +230,7 @@ class DecisionSchema(Schema):
     eligible = fields.List(id_field("card id"), validate=validate.Length(max=3))
     territory = id_field("the battle's territory", allow_none=True)
     strength = StrictNumber(allow_none=True, metadata={"description": "battle-casualties: dialed strength to lose"})
+    leader = id_field("harkonnen-capture: the drawn leader", allow_none=True)
 
 
 class SnapshotSchema(Schema):
@@ -263,6 +265,8 @@ class ActionSchema(Schema):
     cards = fields.List(id_field("card id"), validate=validate.Length(max=3), metadata={"description": "keep-cards"})
     regular = count_field(20, "choose-casualties: regular forces lost")
     elite = count_field(20, "choose-casualties: elite forces lost")
+    leader = id_field("capture-leader: the drawn leader")
+    choice = fields.String(validate=validate.OneOf(["keep", "kill"]), metadata={"description": "capture-leader"})
 
 
 # --- views: the same snapshot with hidden parts redacted ------------------------------------------

@@ -1,0 +1,193 @@
+"""The state a battle leaves behind while its cleanup decisions are open.
+
+`NextSnapshot` is a working copy of the wire snapshot that records an event for every change; the
+helpers open the next cleanup decision (or clear the battle) and build the ruling objects shared by
+`resolve-battle` and each continuation action.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from types import MappingProxyType
+from typing import Any
+
+from .battle_plans import DUKE
+from .catalog import catalog
+from .engine import Action, Context, decision_options_for
+from .results import Adjudication, NextStep, Provenance, Violation, rulings_of
+from .snapshot import Snapshot
+from .vocabulary import FactionId, LeaderStatus, RulingStatus
+
+# decision type -> builds the pending decision from the wire snapshot of a resolved battle
+STEP_DECISIONS: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {}
+
+
+class NextSnapshot:
+    """A working copy of the wire snapshot that records an event for every change."""
+
+    def __init__(self, snapshot: Snapshot) -> None:
+        self.wire: dict[str, Any] = copy.deepcopy(snapshot.to_dict())
+        self.events: list[dict[str, Any]] = []
+
+    def event(self, kind: str, rule_id: str, **data: Any) -> None:
+        self.events.append({"type": kind, **data, "rule": rule_id})
+
+    # forces
+    def forces_to_tanks(
+        self, faction: str, territory: str, rule_id: str, regular: int | None = None, elite: int | None = None
+    ) -> tuple[int, int]:
+        """Move forces of one faction in a territory to its Tanks (None: all of them)."""
+        lost_regular = lost_elite = 0
+        want_regular = regular if regular is not None else 10**6
+        want_elite = elite if elite is not None else 10**6
+        kept = []
+        for stack in self.wire["forces"]:
+            if stack["faction"] == faction and stack["territory"] == territory:
+                take_r = min(stack["regular"], want_regular - lost_regular)
+                take_e = min(stack["elite"], want_elite - lost_elite)
+                stack = {**stack, "regular": stack["regular"] - take_r, "elite": stack["elite"] - take_e}
+                lost_regular += take_r
+                lost_elite += take_e
+                if stack["regular"] == 0 and stack["elite"] == 0:
+                    continue
+            kept.append(stack)
+        self.wire["forces"] = kept
+        tanks = self.wire["factions"][faction]["tanks"]
+        tanks["regular"] += lost_regular
+        tanks["elite"] += lost_elite
+        if lost_regular or lost_elite:
+            self.event(
+                "forces-lost", rule_id, faction=faction, territory=territory, regular=lost_regular, elite=lost_elite
+            )
+        return lost_regular, lost_elite
+
+    def advisors_to_tanks(self, territory: str, rule_id: str) -> int:
+        lost: int = sum(a["count"] for a in self.wire["advisors"] if a["territory"] == territory)
+        if lost:
+            self.wire["advisors"] = [a for a in self.wire["advisors"] if a["territory"] != territory]
+            self.wire["factions"][FactionId.BENE_GESSERIT.value]["tanks"]["regular"] += lost
+            self.event(
+                "forces-lost",
+                rule_id,
+                faction=FactionId.BENE_GESSERIT.value,
+                territory=territory,
+                regular=lost,
+                elite=0,
+                advisors=True,
+            )
+        return lost
+
+    def spice_destroyed(self, territory: str, rule_id: str) -> None:
+        lost = sum(p["amount"] for p in self.wire["board_spice"] if p["territory"] == territory)
+        if lost:
+            self.wire["board_spice"] = [p for p in self.wire["board_spice"] if p["territory"] != territory]
+            self.event("spice-destroyed", rule_id, territory=territory, amount=lost)
+
+    # spice
+    def pay_from_bank(self, faction: str, amount: int, rule_id: str, reason: str) -> None:
+        if amount:
+            self.wire["factions"][faction]["spice"] += amount
+            self.event("spice-paid", rule_id, payer="bank", payee=faction, amount=amount, reason=reason)
+
+    def pay_to_bank(self, faction: str, amount: int, rule_id: str, reason: str) -> None:
+        if amount:
+            self.wire["factions"][faction]["spice"] -= amount
+            self.event("spice-paid", rule_id, payer=faction, payee="bank", amount=amount, reason=reason)
+
+    # cards
+    def discard_from_plan(self, faction: str, slot: str, rule_id: str) -> str | None:
+        plan = self.wire["battle"]["plans"][faction]
+        card: str | None = plan[slot]
+        if card is not None:
+            plan[slot] = None
+            self.wire["discard"].append(card)
+            self.event("card-discarded", rule_id, faction=faction, card=card)
+        return card
+
+    def return_to_hand(self, faction: str, slot: str, rule_id: str) -> str | None:
+        plan = self.wire["battle"]["plans"][faction]
+        card: str | None = plan[slot]
+        if card is not None:
+            plan[slot] = None
+            self.wire["factions"][faction]["hand"].append(card)
+            self.event("card-kept", rule_id, faction=faction, card=card)
+        return card
+
+    # leaders
+    def leader_to_tanks(self, leader_id: str, cause: str) -> None:
+        if leader_id == DUKE:
+            self.wire["duke_vidal"] = {"status": "tanks", "controller": None}
+        else:
+            native = catalog().leaders[leader_id].faction
+            self.wire["factions"][native]["leaders"][leader_id] = {"status": LeaderStatus.TANKS.value}
+        self.event("leader-killed", cause, leader=leader_id)
+
+    def leader_fought(self, leader_id: str, territory: str) -> None:
+        """A surviving leader stays committed to this territory for the rest of the phase."""
+        if leader_id == DUKE:
+            self.wire["duke_vidal"] = {"status": "used", "controller": None}
+            return
+        native = catalog().leaders[leader_id].faction
+        leaders = self.wire["factions"][native]["leaders"]
+        state = {k: v for k, v in leaders.get(leader_id, {}).items() if k not in ("by", "status", "territory")}
+        leaders[leader_id] = {"status": LeaderStatus.USED.value, **state, "territory": territory}
+
+
+def open_next_step(snapshot_wire: dict[str, Any]) -> dict[str, Any] | None:
+    """Set `pending` to the battle's next cleanup decision, or clear the battle when none remains."""
+    battle = snapshot_wire["battle"]
+    steps = battle["resolution"]["steps"]
+    if not steps:
+        snapshot_wire["battle"] = None
+        snapshot_wire["pending"] = None
+        return None
+    decision = STEP_DECISIONS[steps[0]](snapshot_wire)
+    snapshot_wire["pending"] = decision
+    return decision
+
+
+def finish(
+    snapshot: Snapshot, state: NextSnapshot, summary: dict[str, Any], trace: list[str], context: Context
+) -> Adjudication:
+    decision = open_next_step(state.wire)
+    next_snapshot = Snapshot.from_dict(state.wire)
+    options = decision_options_for(next_snapshot)
+    return Adjudication(
+        status=RulingStatus.RESOLVED,
+        outcome=MappingProxyType(
+            {"summary": {"battle": summary}, "events": state.events, "snapshot": next_snapshot.to_dict()}
+        ),
+        next=NextStep(decision, tuple(options)),
+        violations=(),
+        rulings=rulings_of(trace),
+        alternatives=(),
+        provenance=Provenance(MappingProxyType(dict(context.interpretations))),
+    )
+
+
+def illegal(snapshot: Snapshot, violations: list[Violation], trace: list[str], context: Context) -> Adjudication:
+    decision = None if snapshot.pending is None else snapshot.pending.to_dict()
+    return Adjudication(
+        status=RulingStatus.ILLEGAL,
+        outcome=None,
+        next=NextStep(decision, tuple(decision_options_for(snapshot))),
+        violations=tuple(violations),
+        rulings=rulings_of(trace),
+        alternatives=(),
+        provenance=Provenance(MappingProxyType(dict(context.interpretations))),
+    )
+
+
+def answer_violation(snapshot: Snapshot, action: Action, decision_type: str) -> Violation | None:
+    pending = snapshot.pending
+    if pending is None or pending.type != decision_type or snapshot.battle is None:
+        return Violation("no-such-decision", f"no open {decision_type} decision to answer", "/action/type")
+    if action.player != pending.player:
+        return Violation("not-your-decision", f"the decision is {pending.player}'s", "/action/player")
+    offered = decision_options_for(snapshot)
+    if action.to_dict() not in [dict(o) for o in offered]:
+        return Violation(
+            "not-an-option", "the answer is not one of the decision's options (see next.options)", "/action"
+        )
+    return None

@@ -1,0 +1,150 @@
+"""Advanced Harkonnen capture (base rulebook p.17).
+
+After winning a battle in the advanced game, the Harkonnen draw one of the loser's leaders at random
+(from those not used in another territory, the battle's surviving leader included) and either kill it
+for 2 spice or keep it as a captive. The draw happens once, when the battle resolves, from the
+snapshot's seed, and is stored in the battle's resolution so that a reload never draws again.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from .battle_state import STEP_DECISIONS, NextSnapshot, answer_violation, finish, illegal
+from .catalog import catalog
+from .engine import HANDLERS, Action, Context, register_decision
+from .registers import rule, tracing
+from .results import Adjudication
+from .snapshot import Decision, Snapshot
+from .vocabulary import ActionType, DecisionType, FactionId, LeaderStatus
+
+HARKONNEN = FactionId.HARKONNEN.value
+KILL_PAYMENT = 2
+
+
+def capture_pool(wire: dict[str, Any], loser: str, territory: str) -> list[str]:
+    """The loser's leaders Harkonnen may draw: alive, not captive, not used in another territory."""
+    state = wire["factions"][loser]
+    pool = []
+    for leader in catalog().leaders_of(loser):
+        entry = state["leaders"].get(leader.id)
+        if leader.id == "auditor":
+            continue  # the Auditor can never be captured
+        if (
+            entry is None
+            or entry["status"] == LeaderStatus.AVAILABLE.value
+            or (entry["status"] == LeaderStatus.USED.value and entry.get("territory") == territory)
+        ):
+            pool.append(leader.id)
+    return pool
+
+
+@rule("harkonnen.capture.draw")
+def draw_captive(wire: dict[str, Any], loser: str, territory: str, seed: int, turn: int) -> str | None:
+    """After an advanced Harkonnen win, one of the loser's eligible leaders is drawn at random."""
+    pool = capture_pool(wire, loser, territory)
+    if not pool:
+        return None
+    draw = random.Random(f"{seed}:{turn}:{territory}:harkonnen-capture")
+    return pool[draw.randrange(len(pool))]
+
+
+def capture_step(snapshot: Snapshot, state: NextSnapshot, winner: str | None, loser: str | None) -> str | None:
+    """Called by the battle resolution: the capture decision's leader, or None when there is none."""
+    if not snapshot.ruleset.advanced or winner != HARKONNEN or loser is None:
+        return None
+    battle = snapshot.battle
+    assert battle is not None
+    leader = draw_captive(state.wire, loser, battle.territory, snapshot.seed, snapshot.turn)
+    if leader is not None:
+        state.event("leader-drawn", "harkonnen.capture.draw", faction=HARKONNEN, leader=leader, owner=loser)
+    return leader
+
+
+@rule("harkonnen.capture.return-after-use")
+def captive_returns(state: NextSnapshot, leader_id: str) -> None:
+    """A captive that fought for the Harkonnen and survived goes back to its own faction."""
+    state.event("captive-returned", "harkonnen.capture.return-after-use", leader=leader_id)
+
+
+@rule("harkonnen.capture.return-all")
+def captives_return_when_leaderless(state: NextSnapshot) -> None:
+    """When every Harkonnen leader is in the Tanks, all their captives return to their factions."""
+    for faction, entry in state.wire["factions"].items():
+        for leader_id, leader_state in list(entry["leaders"].items()):
+            if leader_state.get("status") == LeaderStatus.CAPTURED.value and leader_state.get("by") == HARKONNEN:
+                kept = {k: v for k, v in leader_state.items() if k not in ("status", "by")}
+                entry["leaders"][leader_id] = {"status": LeaderStatus.AVAILABLE.value, **kept}
+                state.event("captive-returned", "harkonnen.capture.return-all", leader=leader_id, owner=faction)
+
+
+def harkonnen_leaderless(state: NextSnapshot) -> bool:
+    harkonnen = state.wire["factions"].get(HARKONNEN)
+    if harkonnen is None:
+        return False
+    return all(
+        harkonnen["leaders"].get(leader.id, {}).get("status") == LeaderStatus.TANKS.value
+        for leader in catalog().leaders_of(HARKONNEN)
+    )
+
+
+def _capture_decision(wire: dict[str, Any]) -> dict[str, Any]:
+    battle = wire["battle"]
+    resolution = battle["resolution"]
+    return {
+        "type": DecisionType.HARKONNEN_CAPTURE.value,
+        "player": HARKONNEN,
+        "territory": battle["territory"],
+        "leader": resolution["capture"],
+        "owner": resolution["loser"],
+    }
+
+
+def capture_options(snapshot: Snapshot, decision: Decision) -> list[dict[str, Any]]:
+    leader = decision.get("leader")
+    return [
+        {"type": ActionType.CAPTURE_LEADER.value, "player": HARKONNEN, "leader": leader, "choice": "keep"},
+        {"type": ActionType.CAPTURE_LEADER.value, "player": HARKONNEN, "leader": leader, "choice": "kill"},
+    ]
+
+
+@rule("harkonnen.capture.keep")
+def keep_captive(state: NextSnapshot, leader_id: str) -> None:
+    """A kept captive fights for the Harkonnen once, then returns to its faction if it survives."""
+    native = catalog().leaders[leader_id].faction
+    leaders = state.wire["factions"][native]["leaders"]
+    kept = {k: v for k, v in leaders.get(leader_id, {}).items() if k not in ("status", "territory", "by")}
+    leaders[leader_id] = {"status": LeaderStatus.CAPTURED.value, **kept, "by": HARKONNEN}
+    state.event("leader-captured", "harkonnen.capture.keep", leader=leader_id, by=HARKONNEN)
+
+
+@rule("harkonnen.capture.kill")
+def kill_captive(state: NextSnapshot, leader_id: str) -> None:
+    """A killed captive goes to the Tanks face down and the Harkonnen take 2 spice."""
+    native = catalog().leaders[leader_id].faction
+    state.wire["factions"][native]["leaders"][leader_id] = {"status": LeaderStatus.TANKS.value}
+    state.event("leader-killed", "harkonnen.capture.kill", leader=leader_id)
+    state.pay_from_bank(HARKONNEN, KILL_PAYMENT, "harkonnen.capture.kill", "captive killed")
+
+
+def capture_leader(snapshot: Snapshot, action: Action, context: Context) -> Adjudication:
+    with tracing() as trace:
+        problem = answer_violation(snapshot, action, DecisionType.HARKONNEN_CAPTURE.value)
+        if problem is not None:
+            return illegal(snapshot, [problem], trace, context)
+        leader = str(action.fields["leader"])
+        choice = action.fields["choice"]
+        state = NextSnapshot(snapshot)
+        if choice == "keep":
+            keep_captive(state, leader)
+        else:
+            kill_captive(state, leader)
+        state.wire["battle"]["resolution"]["steps"].pop(0)
+        summary = {"capture": {"leader": leader, "choice": choice}}
+        return finish(snapshot, state, summary, trace, context)
+
+
+HANDLERS[ActionType.CAPTURE_LEADER] = capture_leader
+register_decision(DecisionType.HARKONNEN_CAPTURE.value, capture_options)
+STEP_DECISIONS[DecisionType.HARKONNEN_CAPTURE.value] = _capture_decision
