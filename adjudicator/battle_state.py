@@ -7,7 +7,6 @@ helpers open the next cleanup decision (or clear the battle) and build the rulin
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable
 from types import MappingProxyType
 from typing import Any
@@ -27,7 +26,8 @@ class NextSnapshot:
     """A working copy of the wire snapshot that records an event for every change."""
 
     def __init__(self, snapshot: Snapshot) -> None:
-        self.wire: dict[str, Any] = copy.deepcopy(snapshot.to_dict())
+        # to_dict builds a fresh structure every time, so it can be changed without touching `snapshot`.
+        self.wire: dict[str, Any] = snapshot.to_dict()
         self.events: list[dict[str, Any]] = []
 
     def event(self, kind: str, rule_id: str, **data: Any) -> None:
@@ -151,13 +151,11 @@ def finish(
     snapshot: Snapshot, state: NextSnapshot, summary: dict[str, Any], trace: list[str], context: Context
 ) -> Adjudication:
     decision = open_next_step(state.wire)
-    next_snapshot = Snapshot.from_dict(state.wire)
-    options = decision_options_for(next_snapshot)
+    # The working copy is already in wire form; the value objects are built only to list options.
+    options = decision_options_for(Snapshot.from_dict(state.wire)) if decision is not None else []
     return Adjudication(
         status=RulingStatus.RESOLVED,
-        outcome=MappingProxyType(
-            {"summary": {"battle": summary}, "events": state.events, "snapshot": next_snapshot.to_dict()}
-        ),
+        outcome=MappingProxyType({"summary": {"battle": summary}, "events": state.events, "snapshot": state.wire}),
         next=NextStep(decision, tuple(options)),
         violations=(),
         rulings=rulings_of(trace),

@@ -324,7 +324,7 @@ class Decision:
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"type": self.type, "player": self.player}
         for key, value in self.fields.items():
-            out[key] = list(value) if isinstance(value, tuple) else value
+            out[key] = _plain(value)
         return out
 
 

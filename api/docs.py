@@ -8,7 +8,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from adjudicator.scenarios import DEFAULT_DIRECTORY, Scenario, load_scenarios
+from adjudicator.scenarios import DEFAULT_DIRECTORY, Scenario, fixtures_by_rule, load_scenarios
 
 log = logging.getLogger(__name__)
 
@@ -31,6 +31,12 @@ def scenario_corpus() -> tuple[Scenario, ...]:
     if not directory.is_dir():
         log.warning("no scenario fixtures at %s: /v1/scenarios will be empty", directory)
     return load_scenarios(directory)
+
+
+@cache
+def rule_fixtures() -> dict[str, list[str]]:
+    """Rule id -> ids of the fixtures that assert it (computed once from the cached corpus)."""
+    return fixtures_by_rule(scenario_corpus())
 
 
 def examples_for(path: str) -> dict[str, dict[str, Any]]:

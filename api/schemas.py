@@ -26,7 +26,7 @@ from adjudicator.vocabulary import (
 )
 
 from .extensions import Schema
-from .fields import StrictBoolean, StrictInteger, StrictNumber
+from .fields import BoundedInteger, Choice, Pattern, StrictBoolean, StrictInteger, StrictNumber
 
 FACTIONS = [f.value for f in FactionId]
 
@@ -40,7 +40,8 @@ class FullMatch(validate.Regexp):
         return value
 
 
-_ID = [validate.Length(min=1, max=64), FullMatch(r"^[a-z0-9][a-z0-9#'-]*$")]
+ID_PATTERN = r"^[a-z0-9][a-z0-9#'-]*$"
+_ID = FullMatch(ID_PATTERN)
 
 
 class PropertyCount(validate.Validator):
@@ -67,22 +68,23 @@ def property_count(minimum: int = 0, maximum: int | None = None) -> dict[str, An
 
 
 def faction_field(**kwargs: Any) -> fields.String:
-    return fields.String(validate=validate.OneOf(FACTIONS), **kwargs)
+    return Choice(FACTIONS, **kwargs)
 
 
 def id_field(description: str, **kwargs: Any) -> fields.String:
     metadata = {"description": description, **kwargs.pop("metadata", {})}
-    return fields.String(validate=_ID, metadata=metadata, **kwargs)
+    return Pattern(ID_PATTERN, 64, metadata=metadata, **kwargs)
 
 
 def count_field(maximum: int, description: str, **kwargs: Any) -> StrictInteger:
-    return StrictInteger(validate=validate.Range(min=0, max=maximum), metadata={"description": description}, **kwargs)
+    return BoundedInteger(0, maximum, metadata={"description": description}, **kwargs)
 
 
 def sector_field() -> StrictInteger:
-    return StrictInteger(
+    return BoundedInteger(
+        0,
+        17,
         allow_none=True,
-        validate=validate.Range(min=0, max=17),
         metadata={"description": "sector 0-17 (0 = Storm Start wedge, counter-clockwise); null where there is none"},
     )
 
@@ -107,7 +109,7 @@ class ForceCountSchema(Schema):
 
 
 class LeaderStateSchema(Schema):
-    status = fields.String(required=True, validate=validate.OneOf([s.value for s in LeaderStatus]))
+    status = Choice([s.value for s in LeaderStatus], required=True)
     by = faction_field(metadata={"description": "captor, with status captured"})
     skill = fields.String(allow_none=True, validate=_ID, metadata={"description": "leader skill id"})
     skill_face_up = StrictBoolean(metadata={"description": "whether the skill card is face up"})
@@ -151,13 +153,13 @@ class ForceStackSchema(Schema):
 class AdvisorStackSchema(Schema):
     territory = id_field("territory id", required=True)
     sector = sector_field()
-    count = StrictInteger(required=True, validate=validate.Range(min=1, max=20))
+    count = BoundedInteger(1, 20, required=True)
 
 
 class SpicePileSchema(Schema):
     territory = id_field("territory id", required=True)
     sector = sector_field()
-    amount = StrictInteger(required=True, validate=validate.Range(min=1, max=1000))
+    amount = BoundedInteger(1, 1000, required=True)
 
 
 class DukeVidalSchema(Schema):
@@ -204,7 +206,7 @@ class BattleSchema(Schema):
     aggressor = faction_field(required=True)
     defender = faction_field(required=True)
     plans = fields.Dict(
-        keys=fields.String(validate=validate.OneOf(FACTIONS)),
+        keys=Choice(FACTIONS),
         values=fields.Nested(PlanSchema),
         required=True,
         **property_count(0, 2),
@@ -236,13 +238,13 @@ class DecisionSchema(Schema):
 class SnapshotSchema(Schema):
     format = fields.String(required=True, validate=validate.Equal(SNAPSHOT_FORMAT))
     ruleset = fields.Nested(RulesetSchema, required=True)
-    turn = StrictInteger(required=True, validate=validate.Range(min=1, max=99))
-    phase = fields.String(required=True, validate=validate.OneOf([p.value for p in Phase]))
-    storm_sector = StrictInteger(required=True, validate=validate.Range(min=0, max=17))
+    turn = BoundedInteger(1, 99, required=True)
+    phase = Choice([p.value for p in Phase], required=True)
+    storm_sector = BoundedInteger(0, 17, required=True)
     storm_order = fields.List(faction_field(), required=True, validate=validate.Length(max=12))
-    seed = StrictInteger(required=True, validate=validate.Range(min=0, max=2**53))
+    seed = BoundedInteger(0, 2**53, required=True)
     factions = fields.Dict(
-        keys=fields.String(validate=validate.OneOf(FACTIONS)),
+        keys=Choice(FACTIONS),
         values=fields.Nested(FactionSchema),
         required=True,
         **property_count(1, 12),
@@ -259,7 +261,7 @@ class SnapshotSchema(Schema):
 class ActionSchema(Schema):
     """A proposed action; options are listed in the same form, so any option can be sent back."""
 
-    type = fields.String(required=True, validate=validate.OneOf([a.value for a in ActionType]))
+    type = Choice([a.value for a in ActionType], required=True)
     player = faction_field(allow_none=True, metadata={"description": "the acting faction"})
     card = id_field("retain-card: the card kept, or null to decline", allow_none=True)
     cards = fields.List(id_field("card id"), validate=validate.Length(max=3), metadata={"description": "keep-cards"})
@@ -279,13 +281,13 @@ class ViewLeaderStateSchema(LeaderStateSchema):
 class ViewFactionSchema(FactionSchema):
     hand = fields.List(id_field("card id"), allow_none=True, metadata={"description": "null when hidden"})
     traitors = fields.List(id_field("leader id"), allow_none=True, metadata={"description": "null when hidden"})
-    hand_count = StrictInteger(required=True)
-    traitor_count = StrictInteger(required=True)
+    hand_count = StrictInteger(metadata={"description": "in a redacted view: how many Treachery cards it holds"})
+    traitor_count = StrictInteger(metadata={"description": "in a redacted view: how many Traitor cards it holds"})
 
 
 class ViewBattleSchema(BattleSchema):
     plans = fields.Dict(
-        keys=fields.String(validate=validate.OneOf(FACTIONS)),
+        keys=Choice(FACTIONS),
         values=fields.Nested(PlanSchema, allow_none=True),
         required=True,
         metadata={"description": "an unrevealed opposing plan is null"},
@@ -294,11 +296,9 @@ class ViewBattleSchema(BattleSchema):
 
 class ViewSnapshotSchema(SnapshotSchema):
     seed = StrictInteger(
-        required=True, allow_none=True, metadata={"description": "null in a viewer's view: it decides future draws"}
+        required=True, allow_none=True, metadata={"description": "null in a redacted view: it decides future draws"}
     )
-    factions = fields.Dict(
-        keys=fields.String(validate=validate.OneOf(FACTIONS)), values=fields.Nested(ViewFactionSchema), required=True
-    )
+    factions = fields.Dict(keys=Choice(FACTIONS), values=fields.Nested(ViewFactionSchema), required=True)
     battle = fields.Nested(ViewBattleSchema, allow_none=True)
 
 

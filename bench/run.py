@@ -44,6 +44,119 @@ def measure(label: str, func: Callable[[], object], runs: int = 2000) -> None:
     print(f"{label:<58} median {median:8.1f} µs   p90 {p90:8.1f} µs")
 
 
+def realistic_battle() -> dict[str, Any]:
+    """Six factions, 25 force stacks, 30 cards, a locked Arrakeen battle between two of them."""
+    factions = ["atreides", "harkonnen", "emperor", "guild", "fremen", "bene-gesserit"]
+    places = [
+        ("carthag", 10),
+        ("tueks-sietch", 4),
+        ("sietch-tabr", 13),
+        ("habbanya-sietch", 16),
+        ("imperial-basin", 9),
+        ("false-wall-east", 6),
+        ("pasty-mesa", 5),
+        ("shield-wall", 7),
+        ("plastic-basin", 12),
+        ("false-wall-west", 16),
+        ("the-great-flat", 14),
+        ("funeral-plain", 14),
+        ("red-chasm", 6),
+        ("south-mesa", 4),
+        ("old-gap", 9),
+        ("rim-wall-west", 8),
+        ("hagga-basin", 12),
+        ("wind-pass", 15),
+        ("cielago-north", 1),
+        ("meridian", 0),
+        ("broken-land", 11),
+        ("tsimpo", 11),
+        ("arsunt", 10),
+    ]
+    forces = [
+        {"faction": "atreides", "territory": "arrakeen", "sector": 9, "regular": 6, "elite": 0},
+        {"faction": "harkonnen", "territory": "arrakeen", "sector": 9, "regular": 5, "elite": 0},
+    ]
+    board = {f: 11 if f in ("atreides", "harkonnen") else 0 for f in factions}
+    for i, (territory, sector) in enumerate(places):
+        faction = factions[(i + 2) % len(factions)]
+        forces.append({"faction": faction, "territory": territory, "sector": sector, "regular": 2, "elite": 0})
+        board[faction] += 2
+    deck = [
+        "crysknife",
+        "maula-pistol",
+        "slip-tip",
+        "stunner",
+        "chaumas",
+        "chaumurky",
+        "ellaca-drug",
+        "gom-jabbar",
+        "shield#1",
+        "shield#2",
+        "shield#3",
+        "snooper#1",
+        "snooper#2",
+        "snooper#3",
+        "cheap-hero#1",
+        "baliset",
+        "jubba-cloak",
+        "kulon",
+        "la-la-la",
+        "trip-to-gamont",
+        "tleilaxu-ghola",
+        "family-atomics",
+        "hajr",
+        "karama#1",
+        "truthtrance#1",
+        "weather-control",
+    ]
+    state = {}
+    for i, faction in enumerate(factions):
+        state[faction] = {
+            "spice": 10 + i,
+            "reserves": {"regular": 20 - board[faction], "elite": 0},
+            "tanks": {"regular": 0, "elite": 0},
+            "hand": deck[i * 4 : i * 4 + 4],
+            "traitors": [],
+        }
+    return {
+        "format": "dune-snapshot/1",
+        "ruleset": {"expansions": ["ixians-tleilaxu"], "advanced": True, "variants": []},
+        "turn": 4,
+        "phase": "battle",
+        "storm_sector": 2,
+        "storm_order": factions,
+        "seed": 11,
+        "factions": state,
+        "forces": forces,
+        "advisors": [],
+        "board_spice": [],
+        "discard": ["lasgun", "karama#2"],
+        "battle": {
+            "territory": "arrakeen",
+            "aggressor": "atreides",
+            "defender": "harkonnen",
+            "plans": {
+                "atreides": {
+                    "leader": "duncan-idaho",
+                    "dial": 4,
+                    "weapon": "poison-blade",
+                    "defense": "shield-snooper",
+                    "spice": 4,
+                },
+                "harkonnen": {
+                    "leader": "feyd-rautha",
+                    "dial": 3,
+                    "weapon": "hunter-seeker",
+                    "defense": "snooper#4",
+                    "spice": 2,
+                },
+            },
+            "traitor_calls": [],
+            "poison_tooth_withheld": [],
+        },
+    }
+
+
 def main() -> None:
     retention = shared("retention-pending")
     locked = shared("locked-battle")
@@ -73,6 +186,23 @@ def main() -> None:
         "http in-process: POST /v1/rulings", lambda: client.post("/v1/rulings", data=rulings_body, headers=headers), 500
     )
     measure("http in-process: GET /v1/rules", lambda: client.get("/v1/rules"), 500)
+
+    battle = realistic_battle()
+    battle_snapshot = load_snapshot(battle)
+    cards = sum(len(f["hand"]) for f in battle["factions"].values()) + len(battle["discard"]) + 4
+    print(
+        f"realistic battle: 6 factions, {len(battle['forces'])} force stacks, {cards} cards, "
+        f"{len(json.dumps(battle))} bytes of JSON"
+    )
+    resolve = Action(ActionType.RESOLVE_BATTLE)
+    measure("engine: resolve-battle on a loaded snapshot", lambda: adjudicate(battle_snapshot, resolve))
+    measure("engine: load_snapshot + resolve-battle", lambda: adjudicate(load_snapshot(battle), resolve))
+    battle_body = json.dumps({"snapshot": battle, "action": {"type": "resolve-battle"}}).encode()
+    measure(
+        "http in-process: POST /v1/rulings resolve-battle",
+        lambda: client.post("/v1/rulings", data=battle_body, headers=headers),
+        500,
+    )
 
     tracemalloc.start()
     for _ in range(200):

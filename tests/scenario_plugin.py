@@ -66,6 +66,50 @@ class ScenarioFile(pytest.File):
             yield ScenarioItem.from_parent(self, name=f"{scenario.id}[{label}]", scenario=scenario, variant=variant)
 
 
+def _response_schemas() -> dict[str, Any]:
+    from api.extensions import ProblemSchema
+    from api.resources.health.schemas import HEALTH
+    from api.resources.options.schemas import RESPONSE as OPTIONS
+    from api.resources.registers.schemas import QUESTION, QUESTION_LIST, RULE, RULE_LIST, SOURCE_LIST
+    from api.resources.rulings.schemas import RESPONSE as RULINGS
+    from api.resources.views.schemas import RESPONSE as VIEWS
+
+    return {
+        "/v1/rulings": RULINGS,
+        "/v1/options": OPTIONS,
+        "/v1/views": VIEWS,
+        "/v1/rules": RULE_LIST,
+        "/v1/rules/": RULE,
+        "/v1/sources": SOURCE_LIST,
+        "/v1/questions": QUESTION_LIST,
+        "/v1/questions/": QUESTION,
+        "/healthz": HEALTH,
+        "problem": ProblemSchema(),
+    }
+
+
+def _schema_problems(path: str, status: int, body: Any) -> list[str]:
+    """The answer must load back through its documented schema with unknown fields rejected, so the
+    JSON built straight from the engine never drifts from the spec."""
+    import marshmallow as ma
+
+    schemas = _response_schemas()
+    base = path.split("?", 1)[0]
+    if status >= 400:
+        schema = schemas["problem"]
+    elif base in schemas:
+        schema = schemas[base]
+    else:
+        schema = next((v for k, v in schemas.items() if k.endswith("/") and base.startswith(k)), None)
+    if schema is None:
+        return []
+    try:
+        ma.Schema.load(schema, body)
+    except ma.ValidationError as exc:
+        return [f"the answer does not match its documented schema: {exc.messages}"]
+    return []
+
+
 class ScenarioMismatch(AssertionError):
     pass
 
@@ -96,6 +140,7 @@ class ScenarioItem(pytest.Item):
             problems.append("the same request gave a different answer the second time")
         if status >= 500:
             problems.append(f"server error {status}")
+        problems += _schema_problems(self.scenario.path, status, body)
         if problems:
             raise ScenarioMismatch("\n".join(problems) + "\n\nresponse:\n" + json.dumps(body, indent=1)[:4000])
 

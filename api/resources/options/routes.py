@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from flask import Response
 from flask.views import MethodView
 
 from adjudicator import list_options, load_snapshot
 
 from ...docs import examples_for, problem_responses
 from ...extensions import Blueprint
+from ...responses import json_response
 from .schemas import REQUEST, RESPONSE
 
 blp = Blueprint("options", __name__, url_prefix="/v1", description="Legal options at a decision point.")
@@ -20,10 +22,10 @@ class Options(MethodView):
     @blp.arguments(REQUEST, examples=examples_for("/v1/options"))
     @blp.response(200, RESPONSE)
     @blp.doc(responses=problem_responses(400, 413, 415, 422))
-    def post(self, body: dict[str, Any]) -> dict[str, Any]:
+    def post(self, body: dict[str, Any]) -> Response:
         """List the options of the snapshot's `pending` decision, for every player or one.
 
         Each option is an action object that can be sent back verbatim to `/v1/rulings`.
         """
         snapshot = load_snapshot(body["snapshot"])
-        return list_options(snapshot, body.get("player")).to_dict()
+        return json_response(list_options(snapshot, body.get("player")).to_dict())

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from flask import Response
 from flask.views import MethodView
 
 from adjudicator.registers import Rule, get_question, get_rule, registers
-from adjudicator.scenarios import fixtures_by_rule
 
-from ...docs import problem_responses, scenario_corpus
+from ...docs import problem_responses, rule_fixtures
 from ...extensions import Blueprint
+from ...responses import json_response
 from .schemas import AREA_QUERY, QUESTION, QUESTION_LIST, RULE, RULE_LIST, SOURCE_LIST
 
 blp = Blueprint("registers", __name__, url_prefix="/v1", description="Rules, sources and open questions.")
@@ -25,29 +26,29 @@ class Rules(MethodView):
     @blp.arguments(AREA_QUERY, location="query")
     @blp.response(200, RULE_LIST)
     @blp.doc(responses=problem_responses(422))
-    def get(self, query: dict[str, Any]) -> dict[str, Any]:
+    def get(self, query: dict[str, Any]) -> Response:
         """The rule register: every rule function with its claim, evidence class, citations and fixtures."""
-        fixtures = fixtures_by_rule(scenario_corpus())
+        fixtures = rule_fixtures()
         area = query.get("area")
         rules = [_rule_dict(r, fixtures) for r in registers().rules.values() if area is None or r.area == area]
-        return {"digest": registers().digest, "rules": rules}
+        return json_response({"digest": registers().digest, "rules": rules})
 
 
 @blp.route("/rules/<string:rule_id>")
 class RuleById(MethodView):
     @blp.response(200, RULE)
     @blp.doc(responses=problem_responses(404))
-    def get(self, rule_id: str) -> dict[str, Any]:
+    def get(self, rule_id: str) -> Response:
         """One rule of the register."""
-        return _rule_dict(get_rule(rule_id), fixtures_by_rule(scenario_corpus()))
+        return json_response(_rule_dict(get_rule(rule_id), rule_fixtures()))
 
 
 @blp.route("/sources")
 class Sources(MethodView):
     @blp.response(200, SOURCE_LIST)
-    def get(self) -> dict[str, Any]:
+    def get(self) -> Response:
         """The source register: rulebooks, FAQ, designer statements and card text that citations name."""
-        return {"sources": [s.to_dict() for s in registers().sources.values()]}
+        return json_response({"sources": [s.to_dict() for s in registers().sources.values()]})
 
 
 @blp.route("/questions")
@@ -65,6 +66,6 @@ class Questions(MethodView):
 class QuestionById(MethodView):
     @blp.response(200, QUESTION)
     @blp.doc(responses=problem_responses(404))
-    def get(self, question_id: str) -> dict[str, Any]:
+    def get(self, question_id: str) -> Response:
         """One question; send `{"interpretations": {question_id: choice_id}}` to choose."""
-        return get_question(question_id).to_dict()
+        return json_response(get_question(question_id).to_dict())

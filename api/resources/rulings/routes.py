@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from flask import Response
 from flask.views import MethodView
 
 from adjudicator import Action, adjudicate, load_snapshot, registers
 
 from ...docs import examples_for, problem_responses
 from ...extensions import Blueprint
+from ...responses import json_response
 from .schemas import REQUEST, RESPONSE
 
 blp = Blueprint("rulings", __name__, url_prefix="/v1", description="Adjudicate a proposed action.")
@@ -24,7 +26,7 @@ class Rulings(MethodView):
         headers={"X-Rules-Digest": {"description": "digest of the rules registers", "schema": {"type": "string"}}},
     )
     @blp.doc(responses=problem_responses(400, 413, 415, 422))
-    def post(self, body: dict[str, Any]) -> tuple[dict[str, Any], int, dict[str, str]]:
+    def post(self, body: dict[str, Any]) -> Response:
         """Rule on an action: legality, options, outcome, and the cited rulings behind it.
 
         HTTP 200 whenever the request is well-formed, whatever the ruling (`status`).
@@ -36,4 +38,4 @@ class Rulings(MethodView):
             interpretations=body.get("interpretations"),
             viewer=body.get("viewer"),
         )
-        return ruling.to_dict(), 200, {"X-Rules-Digest": registers().digest}
+        return json_response(ruling.to_dict(), headers={"X-Rules-Digest": registers().digest})

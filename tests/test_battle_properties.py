@@ -1,0 +1,179 @@
+"""Invariants of battle resolution over generated battles, followed through every cleanup decision.
+
+- every card id is in exactly one place before and after each step;
+- each faction's forces (reserves, Tanks, board, advisors) keep their total;
+- spice changes only by the payments the events record;
+- the same request gives the same answer;
+- every next snapshot passes the consistency checks.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from adjudicator import Action, adjudicate, load_snapshot, registers
+from adjudicator.catalog import catalog
+from adjudicator.snapshot import Snapshot
+from adjudicator.vocabulary import ActionType, RulingStatus
+
+registers()
+
+FACTIONS = ["atreides", "harkonnen", "emperor", "fremen", "guild", "bene-gesserit"]
+EXPANSIONS = frozenset({"ixians-tleilaxu"})
+DECK = [
+    f"{kind.kind}#{n}"
+    for kind in catalog().cards.values()
+    if kind.deck == "treachery" and kind.variant is None
+    for n in range(1, kind.copies_in(EXPANSIONS) + 1)
+    if kind.copies_in(EXPANSIONS) > 0
+]
+WEAPON_SLOT = [c for c in DECK if "weapon" in catalog().cards[c.split("#")[0]].roles]
+DEFENSE_SLOT = [c for c in DECK if "defense" in catalog().cards[c.split("#")[0]].roles]
+HEROES = [c for c in DECK if "leader" in catalog().cards[c.split("#")[0]].roles]
+
+
+@st.composite
+def battles(draw: st.DrawFn) -> dict[str, Any]:
+    aggressor, defender = draw(st.lists(st.sampled_from(FACTIONS), min_size=2, max_size=2, unique=True))
+    advanced = draw(st.booleans())
+    used: set[str] = set()
+
+    def card(pool: list[str]) -> str | None:
+        choice = draw(st.one_of(st.none(), st.sampled_from(pool)))
+        if choice is None or choice in used:
+            return None
+        used.add(choice)
+        return choice
+
+    factions: dict[str, Any] = {}
+    forces = []
+    plans = {}
+    for faction in (aggressor, defender):
+        elite_max = catalog().factions[faction].elite_forces
+        regular = draw(st.integers(1, 10))
+        elite = draw(st.integers(0, min(elite_max, 3)))
+        forces.append({"faction": faction, "territory": "arrakeen", "sector": 9, "regular": regular, "elite": elite})
+        spice = draw(st.integers(0, 12))
+        leader = draw(st.sampled_from(catalog().leaders_of(faction))).id
+        hero = card(HEROES) if draw(st.integers(0, 5)) == 0 else None
+        weapon, defense = card(WEAPON_SLOT), card(DEFENSE_SLOT)
+        support = draw(st.integers(0, min(spice, regular + elite))) if advanced else 0
+        top = regular + 2 * elite
+        dial = draw(st.integers(0, 2 * top)) / 2 if advanced else draw(st.integers(0, top))
+        plans[faction] = {
+            "leader": None if hero else leader,
+            "cheap_hero": hero,
+            "dial": dial,
+            "weapon": weapon,
+            "defense": defense,
+            "spice": support,
+        }
+        hand = [c for c in draw(st.lists(st.sampled_from(DECK), max_size=3, unique=True)) if c not in used]
+        used.update(hand)
+        factions[faction] = {
+            "spice": spice,
+            "reserves": {"regular": 20 - regular - elite_max, "elite": elite_max - elite},
+            "tanks": {"regular": 0, "elite": 0},
+            "hand": hand,
+            "traitors": [],
+        }
+    calls = []
+    for caller, target in ((aggressor, defender), (defender, aggressor)):
+        if plans[target]["leader"] is not None and draw(st.integers(0, 3)) == 0:
+            factions[caller]["traitors"] = [plans[target]["leader"]]
+            calls.append(caller)
+    withheld = [
+        f
+        for f in (aggressor, defender)
+        if (plans[f]["weapon"] or "").startswith("poison-tooth") and draw(st.booleans())
+    ]
+    return {
+        "format": "dune-snapshot/1",
+        "ruleset": {"expansions": sorted(EXPANSIONS), "advanced": advanced, "variants": []},
+        "turn": 2,
+        "phase": "battle",
+        "storm_sector": 3,
+        "storm_order": [aggressor, defender],
+        "seed": draw(st.integers(0, 10**6)),
+        "factions": factions,
+        "forces": forces,
+        "battle": {
+            "territory": "arrakeen",
+            "aggressor": aggressor,
+            "defender": defender,
+            "plans": plans,
+            "traitor_calls": calls,
+            "poison_tooth_withheld": withheld,
+        },
+    }
+
+
+def card_places(wire: dict[str, Any]) -> Counter[str]:
+    places: Counter[str] = Counter()
+    for state in wire["factions"].values():
+        places.update(state["hand"])
+    places.update(wire.get("discard", []))
+    if wire.get("battle"):
+        for plan in wire["battle"]["plans"].values():
+            places.update(c for c in (plan.get("cheap_hero"), plan.get("weapon"), plan.get("defense")) if c)
+    return places
+
+
+def force_totals(wire: dict[str, Any]) -> dict[str, int]:
+    totals = {
+        f: s["reserves"]["regular"] + s["reserves"]["elite"] + s["tanks"]["regular"] + s["tanks"]["elite"]
+        for f, s in wire["factions"].items()
+    }
+    for stack in wire.get("forces", []):
+        totals[stack["faction"]] += stack["regular"] + stack["elite"]
+    for advisors in wire.get("advisors", []):
+        totals["bene-gesserit"] += advisors["count"]
+    return totals
+
+
+def check_step(before: dict[str, Any], answer: dict[str, Any]) -> dict[str, Any] | None:
+    if answer["status"] != RulingStatus.RESOLVED.value:
+        assert answer["outcome"] is None
+        return None
+    after = answer["outcome"]["snapshot"]
+    load_snapshot(after)  # the next snapshot is consistent
+    cards_before, cards_after = card_places(before), card_places(after)
+    assert set(cards_before.values()) <= {1} and set(cards_after.values()) <= {1}
+    assert set(cards_before) == set(cards_after)
+    assert force_totals(before) == force_totals(after)
+    paid = Counter[str]()
+    for event in answer["outcome"]["events"]:
+        if event["type"] == "spice-paid":
+            if event["payee"] != "bank":
+                paid[event["payee"]] += event["amount"]
+            if event["payer"] != "bank":
+                paid[event["payer"]] -= event["amount"]
+    for faction, state in after["factions"].items():
+        assert state["spice"] == before["factions"][faction]["spice"] + paid[faction], faction
+    return after
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(raw=battles(), data=st.data())
+def test_battle_invariants_through_cleanup(raw: dict[str, Any], data: st.DataObject) -> None:
+    wire = Snapshot.from_dict(raw).to_dict()
+    snapshot = load_snapshot(wire)
+    first = adjudicate(snapshot, Action(ActionType.RESOLVE_BATTLE)).to_dict()
+    again = adjudicate(load_snapshot(wire), Action(ActionType.RESOLVE_BATTLE)).to_dict()
+    assert json.dumps(first, sort_keys=True) == json.dumps(again, sort_keys=True)
+    current, answer = wire, first
+    for _ in range(5):  # casualties, winner cards, capture
+        after = check_step(current, answer)
+        if after is None or answer["next"]["decision"] is None:
+            break
+        option = data.draw(st.sampled_from(answer["next"]["options"]))
+        action = Action.from_dict(option)
+        current, answer = after, adjudicate(load_snapshot(after), action).to_dict()
+        assert answer["status"] == RulingStatus.RESOLVED.value, answer["violations"]
+    else:
+        raise AssertionError("the cleanup did not end")
