@@ -587,7 +587,7 @@ HANDLERS[ActionType.RESOLVE_BATTLE] = resolve_battle
 HANDLERS[ActionType.CHOOSE_CASUALTIES] = choose_casualties
 HANDLERS[ActionType.KEEP_CARDS] = keep_cards
 register_decision(DecisionType.BATTLE_CASUALTIES.value, casualty_decision_options)
-register_decision(DecisionType.WINNER_CARDS.value, winner_card_options)
+register_decision(DecisionType.WINNER_CARDS.value, winner_card_options, self_contained=True)
 
 
 def _casualties_decision(wire: dict[str, Any]) -> dict[str, Any]:

@@ -13,9 +13,9 @@ from typing import Any
 
 from .battle_plans import DUKE
 from .catalog import catalog
-from .engine import Action, Context, decision_options_for
+from .engine import DECISION_OPTIONS, DECISIONS_SELF_CONTAINED, Action, Context, decision_options_for
 from .results import Adjudication, NextStep, Provenance, Violation, rulings_of
-from .snapshot import Snapshot
+from .snapshot import Decision, Snapshot
 from .vocabulary import FactionId, LeaderStatus, RulingStatus
 
 # decision type -> builds the pending decision from the wire snapshot of a resolved battle
@@ -151,8 +151,14 @@ def finish(
     snapshot: Snapshot, state: NextSnapshot, summary: dict[str, Any], trace: list[str], context: Context
 ) -> Adjudication:
     decision = open_next_step(state.wire)
-    # The working copy is already in wire form; the value objects are built only to list options.
-    options = decision_options_for(Snapshot.from_dict(state.wire)) if decision is not None else []
+    # The working copy is already in wire form; the value objects are built only when listing the
+    # options needs more than the decision itself.
+    options: list[dict[str, Any]] = []
+    if decision is not None:
+        if decision["type"] in DECISIONS_SELF_CONTAINED:
+            options = DECISION_OPTIONS[decision["type"]](snapshot, Decision.from_dict(decision))
+        else:
+            options = decision_options_for(Snapshot.from_dict(state.wire))
     return Adjudication(
         status=RulingStatus.RESOLVED,
         outcome=MappingProxyType({"summary": {"battle": summary}, "events": state.events, "snapshot": state.wire}),

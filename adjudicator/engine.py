@@ -53,14 +53,19 @@ HANDLERS: dict[ActionType, Handler] = {}
 
 OptionLister = Callable[[Snapshot, Decision], list[dict[str, Any]]]
 
+# decision types whose options depend only on the decision object (not on the rest of the snapshot)
+DECISIONS_SELF_CONTAINED: set[str] = {DecisionType.MORITANI_RETENTION.value}
+
 # decision type -> the function listing its options (each module registers its own decisions)
 DECISION_OPTIONS: dict[str, OptionLister] = {
     DecisionType.MORITANI_RETENTION.value: lambda snapshot, decision: retention_options(decision),
 }
 
 
-def register_decision(decision_type: str, lister: OptionLister) -> None:
+def register_decision(decision_type: str, lister: OptionLister, self_contained: bool = False) -> None:
     DECISION_OPTIONS[decision_type] = lister
+    if self_contained:
+        DECISIONS_SELF_CONTAINED.add(decision_type)
 
 
 def decision_options_for(snapshot: Snapshot, player: str | None = None) -> list[dict[str, Any]]:

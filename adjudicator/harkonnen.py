@@ -146,5 +146,5 @@ def capture_leader(snapshot: Snapshot, action: Action, context: Context) -> Adju
 
 
 HANDLERS[ActionType.CAPTURE_LEADER] = capture_leader
-register_decision(DecisionType.HARKONNEN_CAPTURE.value, capture_options)
+register_decision(DecisionType.HARKONNEN_CAPTURE.value, capture_options, self_contained=True)
 STEP_DECISIONS[DecisionType.HARKONNEN_CAPTURE.value] = _capture_decision

@@ -293,7 +293,22 @@ def _escape(token: str) -> str:
 # --- rule functions and tracing -------------------------------------------------------------
 
 RULE_FUNCTIONS: dict[str, Callable[..., Any]] = {}
-_TRACE: ContextVar[list[str] | None] = ContextVar("adjudicator_trace", default=None)
+
+
+class Trace(list[str]):
+    """The ids of the rules that ran, in first-run order (with a set for cheap membership tests)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.seen: set[str] = set()
+
+    def record(self, rule_id: str) -> None:
+        if rule_id not in self.seen:
+            self.seen.add(rule_id)
+            self.append(rule_id)
+
+
+_TRACE: ContextVar[Trace | None] = ContextVar("adjudicator_trace", default=None)
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -309,8 +324,8 @@ def rule(rule_id: str) -> Callable[[Callable[P, R]], Callable[P, R]]:
         @wraps(func)
         def traced(*args: P.args, **kwargs: P.kwargs) -> R:
             trace = _TRACE.get()
-            if trace is not None and rule_id not in trace:
-                trace.append(rule_id)
+            if trace is not None:
+                trace.record(rule_id)
             return func(*args, **kwargs)
 
         traced.rule_id = rule_id  # type: ignore[attr-defined]
@@ -321,9 +336,9 @@ def rule(rule_id: str) -> Callable[[Callable[P, R]], Callable[P, R]]:
 
 
 @contextmanager
-def tracing() -> Iterator[list[str]]:
+def tracing() -> Iterator[Trace]:
     """Collect the ids of the rule functions called inside the block."""
-    trace: list[str] = []
+    trace = Trace()
     token = _TRACE.set(trace)
     try:
         yield trace
