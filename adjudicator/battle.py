@@ -508,6 +508,13 @@ def resolve_battle(snapshot: Snapshot, action: Action, context: Context) -> Adju
                 trace,
                 context,
             )
+        if snapshot.pending is not None and snapshot.pending.type == DecisionType.BATTLE_PLAN.value:
+            return illegal(
+                snapshot,
+                [Violation("plans-not-locked", "both plans must be locked first", "/snapshot/pending")],
+                trace,
+                context,
+            )
         if battle.resolution is not None or snapshot.pending is not None:
             return illegal(
                 snapshot,

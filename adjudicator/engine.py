@@ -170,3 +170,8 @@ def view(snapshot: Snapshot, viewer: str | None) -> View:
     with tracing() as trace:
         wire, redacted = redact(snapshot, viewer)
     return View(viewer, wire, tuple(redacted), rulings_of(trace), Provenance())
+
+
+# The rule modules register their handlers and decisions here; importing them last lets them import
+# this module's names.
+from . import rulebook  # noqa: E402, F401

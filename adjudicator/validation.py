@@ -391,9 +391,17 @@ class _Checker:
                 self.add("faction-not-in-game", f"{fid} is not in this game", "battle", role)
         if battle.aggressor == battle.defender:
             self.add("same-faction-battle", "aggressor and defender must differ", "battle", "defender")
+        pending = self.s.pending
+        awaited = pending.player if pending is not None and pending.type == DecisionType.BATTLE_PLAN else None
         for fid in combatants:
-            if fid not in battle.plans:
+            # While plans are being committed (a battle-plan decision is open) either may be missing.
+            if fid not in battle.plans and awaited is None:
                 self.add("missing-plan", f"the locked battle needs {fid}'s plan", "battle", "plans")
+        if awaited is not None:
+            if awaited in battle.plans:
+                self.add("plan-already-locked", f"{awaited} has locked its plan already", "pending", "player")
+            if battle.revealed:
+                self.add("revealed-too-early", "plans are revealed only once both are locked", "battle", "revealed")
         leader_places: dict[str, str] = {}
         for fid, plan in battle.plans.items():
             if fid not in combatants:

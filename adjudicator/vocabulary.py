@@ -112,6 +112,7 @@ class RulingStatus(StrEnum):
 class ActionType(StrEnum):
     """Action types the wire contract names. Types without a handler yet answer `not-implemented`."""
 
+    LOCK_BATTLE_PLAN = "lock-battle-plan"
     RESOLVE_BATTLE = "resolve-battle"
     CHOOSE_CASUALTIES = "choose-casualties"
     KEEP_CARDS = "keep-cards"
@@ -125,6 +126,7 @@ class ActionType(StrEnum):
 class DecisionType(StrEnum):
     """Open-decision types a snapshot's `pending` may hold (each issue adds its own)."""
 
+    BATTLE_PLAN = "battle-plan"
     BATTLE_CASUALTIES = "battle-casualties"
     WINNER_CARDS = "winner-cards"
     HARKONNEN_CAPTURE = "harkonnen-capture"

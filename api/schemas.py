@@ -233,6 +233,9 @@ class DecisionSchema(Schema):
     territory = id_field("the battle's territory", allow_none=True)
     strength = StrictNumber(allow_none=True, metadata={"description": "battle-casualties: dialed strength to lose"})
     leader = id_field("harkonnen-capture: the drawn leader", allow_none=True)
+    opponent = faction_field(allow_none=True, metadata={"description": "battle-plan: the opposing side"})
+    dial_max = StrictNumber(allow_none=True, metadata={"description": "battle-plan: the highest legal dial"})
+    spice_max = count_field(10000, "battle-plan: the most support spice it may commit", allow_none=True)
 
 
 class SnapshotSchema(Schema):
@@ -267,7 +270,13 @@ class ActionSchema(Schema):
     cards = fields.List(id_field("card id"), validate=validate.Length(max=3), metadata={"description": "keep-cards"})
     regular = count_field(20, "choose-casualties: regular forces lost")
     elite = count_field(20, "choose-casualties: elite forces lost")
-    leader = id_field("capture-leader: the drawn leader")
+    leader = id_field("capture-leader: the drawn leader; lock-battle-plan: the leader", allow_none=True)
+    cheap_hero = id_field("lock-battle-plan: a Cheap Hero/Heroine instead of a leader", allow_none=True)
+    weapon = id_field("lock-battle-plan", allow_none=True)
+    defense = id_field("lock-battle-plan", allow_none=True)
+    dial = StrictNumber(validate=validate.Range(min=0, max=40), metadata={"description": "lock-battle-plan"})
+    spice = count_field(1000, "lock-battle-plan: support spice")
+    kwisatz_haderach = StrictBoolean(metadata={"description": "lock-battle-plan"})
     choice = fields.String(validate=validate.OneOf(["keep", "kill"]), metadata={"description": "capture-leader"})
 
 

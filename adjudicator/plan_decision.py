@@ -1,0 +1,198 @@
+"""The battle-plan decision: which plans a side may lock, and locking one.
+
+A snapshot whose `pending` is a `battle-plan` decision is a battle whose plans are not all locked.
+Its options are every legal plan (one per leader-or-Cheap-Hero, weapon, defense and Kwisatz
+Haderach combination, dialing 0 with no support spice); the decision states the highest dial and
+support the side may add. Each candidate is checked by the same rule functions that check locked
+plans, so an option is never a plan the resolution would reject.
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+from .battle_plans import (
+    _eligible_leaders,
+    card_slot_violations,
+    dial_violations,
+    forces_in,
+    kwisatz_haderach_violations,
+    leader_violations,
+    strength_halves,
+    support_violations,
+)
+from .battle_state import NextSnapshot, illegal
+from .cards import UNSUPPORTED_IN_PLANS, is_leader_substitute
+from .catalog import card_kind, catalog
+from .engine import HANDLERS, Action, Context, register_decision
+from .registers import rule, tracing
+from .results import Adjudication, NextStep, Provenance, Violation, rulings_of
+from .snapshot import Battle, Decision, Plan, Snapshot, halves_to_number
+from .vocabulary import ActionType, DecisionType, FactionId, RulingStatus
+
+LOCK = ActionType.LOCK_BATTLE_PLAN.value
+
+
+def _opponent(battle: Battle, faction: str) -> str:
+    return battle.defender if faction == battle.aggressor else battle.aggressor
+
+
+def plan_problems(snapshot: Snapshot, battle: Battle, faction: str, plan: Plan) -> list[Violation]:
+    """Every rule a single plan breaks (the same checks a locked plan goes through)."""
+    found = leader_violations(snapshot, battle, faction, plan)
+    found += card_slot_violations(faction, plan)
+    found += dial_violations(snapshot, battle, faction, plan)
+    if plan.spice:
+        found += support_violations(snapshot, battle, faction, plan)
+    if plan.kwisatz_haderach:
+        found += kwisatz_haderach_violations(snapshot, battle, faction, plan)
+    return found
+
+
+def limits(snapshot: Snapshot, battle: Battle, faction: str) -> tuple[int | float, int]:
+    """The highest dial (with the most support it can pay) and the most support spice."""
+    forces = forces_in(snapshot, faction, battle.territory)
+    support = min(snapshot.factions[faction].spice, forces.total) if snapshot.ruleset.advanced else 0
+    most = strength_halves(snapshot, faction, _opponent(battle, faction), forces.regular, forces.elite, support)
+    return halves_to_number(most), support
+
+
+@rule("battle.plan.options")
+def legal_plans(snapshot: Snapshot, battle: Battle, faction: str) -> list[dict[str, Any]]:
+    """The plans a side may lock: every combination its leaders, Cheap Heroes and cards allow."""
+    hand = [c for c in snapshot.factions[faction].hand if card_kind(c) not in UNSUPPORTED_IN_PLANS]
+    leaders: list[tuple[str | None, str | None]] = [
+        (leader, None) for leader in _eligible_leaders(snapshot, faction, battle.territory)
+    ]
+    leaders += [(None, card) for card in hand if is_leader_substitute(card)]
+    leaders.append((None, None))
+    weapons = [None, *(c for c in hand if "weapon" in catalog().cards[card_kind(c)].roles)]
+    defenses = [None, *(c for c in hand if "defense" in catalog().cards[card_kind(c)].roles)]
+    token = snapshot.factions[faction].kwisatz_haderach
+    kh_choices = [False, True] if faction == FactionId.ATREIDES and token is not None else [False]
+    options = []
+    for (leader, hero), weapon, defense, kh in itertools.product(leaders, weapons, defenses, kh_choices):
+        if weapon is not None and weapon == defense:
+            continue
+        plan = Plan(leader, hero, 0, weapon, defense, 0, kh)
+        if plan_problems(snapshot, battle, faction, plan):
+            continue
+        options.append(
+            {
+                "type": LOCK,
+                "player": faction,
+                "leader": leader,
+                "cheap_hero": hero,
+                "weapon": weapon,
+                "defense": defense,
+                "dial": 0,
+                "spice": 0,
+                "kwisatz_haderach": kh,
+            }
+        )
+    return options
+
+
+def plan_options(snapshot: Snapshot, decision: Decision) -> list[dict[str, Any]]:
+    battle = snapshot.battle
+    if battle is None or decision.player is None:
+        return []
+    return legal_plans(snapshot, battle, decision.player)
+
+
+def plan_decision(snapshot: Snapshot, battle: Battle, faction: str) -> dict[str, Any]:
+    dial_max, spice_max = limits(snapshot, battle, faction)
+    return {
+        "type": DecisionType.BATTLE_PLAN.value,
+        "player": faction,
+        "territory": battle.territory,
+        "opponent": _opponent(battle, faction),
+        "dial_max": dial_max,
+        "spice_max": spice_max,
+    }
+
+
+@rule("battle.plan.lock")
+def lock_plan(state: NextSnapshot, faction: str, plan: Plan) -> None:
+    """A side commits its plan in secret, the cards leaving its hand; once both sides have committed,
+    the plans are revealed together."""
+    wire_plan = plan.to_dict()
+    hand = state.wire["factions"][faction]["hand"]
+    for card in plan.cards:
+        hand.remove(card)
+    state.wire["battle"]["plans"][faction] = wire_plan
+    state.event("plan-locked", "battle.plan.lock", faction=faction)
+
+
+def lock_battle_plan(snapshot: Snapshot, action: Action, context: Context) -> Adjudication:
+    with tracing() as trace:
+        pending, battle = snapshot.pending, snapshot.battle
+        if pending is None or pending.type != DecisionType.BATTLE_PLAN.value or battle is None:
+            return illegal(
+                snapshot, [Violation("no-such-decision", "no battle plan is awaited", "/action/type")], trace, context
+            )
+        if action.player != pending.player:
+            return illegal(
+                snapshot,
+                [Violation("not-your-decision", f"the plan awaited is {pending.player}'s", "/action/player")],
+                trace,
+                context,
+            )
+        faction = pending.player
+        assert faction is not None
+        fields = action.fields
+        plan = Plan(
+            leader=fields.get("leader"),
+            cheap_hero=fields.get("cheap_hero"),
+            dial_halves=round(float(fields.get("dial", 0)) * 2),
+            weapon=fields.get("weapon"),
+            defense=fields.get("defense"),
+            spice=int(fields.get("spice", 0)),
+            kwisatz_haderach=bool(fields.get("kwisatz_haderach", False)),
+        )
+        hand = snapshot.factions[faction].hand
+        problems = [
+            Violation("card-not-in-hand", f"{faction} does not hold {card}", f"/action/{slot}", "battle.plan.lock")
+            for slot, card in (("cheap_hero", plan.cheap_hero), ("weapon", plan.weapon), ("defense", plan.defense))
+            if card is not None and card not in hand
+        ]
+        if plan.leader is not None and plan.leader not in catalog().leaders:
+            problems.append(Violation("unknown-leader", f"no leader {plan.leader!r}", "/action/leader"))
+        if not problems:
+            problems = [
+                Violation(v.code, v.message, v.path.replace(f"/snapshot/battle/plans/{faction}", "/action"), v.rule)
+                for v in plan_problems(snapshot, battle, faction, plan)
+            ]
+        if problems:
+            return illegal(snapshot, problems, trace, context)
+        state = NextSnapshot(snapshot)
+        lock_plan(state, faction, plan)
+        opponent = _opponent(battle, faction)
+        if opponent in state.wire["battle"]["plans"]:
+            state.wire["battle"]["revealed"] = True
+            state.wire["pending"] = None
+            decision: dict[str, Any] | None = None
+            options: list[dict[str, Any]] = []
+        else:
+            next_snapshot = Snapshot.from_dict(state.wire)
+            decision = plan_decision(next_snapshot, battle, opponent)
+            state.wire["pending"] = decision
+            options = legal_plans(Snapshot.from_dict(state.wire), battle, opponent)
+        return Adjudication(
+            status=RulingStatus.RESOLVED,
+            outcome={
+                "summary": {"battle": {"plan_locked": faction, "revealed": decision is None}},
+                "events": state.events,
+                "snapshot": state.wire,
+            },
+            next=NextStep(decision, tuple(options)),
+            violations=(),
+            rulings=rulings_of(trace),
+            alternatives=(),
+            provenance=Provenance(dict(context.interpretations)),
+        )
+
+
+HANDLERS[ActionType.LOCK_BATTLE_PLAN] = lock_battle_plan
+register_decision(DecisionType.BATTLE_PLAN.value, plan_options)

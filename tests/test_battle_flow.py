@@ -1,0 +1,77 @@
+"""One battle driven end to end through HTTP, feeding each answer's snapshot and one of its options
+back in: plans locked in turn, the battle resolved, the winner's cleanup answered."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from flask.testing import FlaskClient
+
+from .conftest import base_snapshot
+
+
+def _cards(snapshot: dict[str, Any]) -> Counter[str]:
+    cards: Counter[str] = Counter(snapshot["discard"])
+    for state in snapshot["factions"].values():
+        cards.update(state["hand"])
+    if snapshot["battle"]:
+        for plan in snapshot["battle"]["plans"].values():
+            cards.update(c for c in (plan["cheap_hero"], plan["weapon"], plan["defense"]) if c)
+    return cards
+
+
+def test_lock_lock_resolve_and_clean_up(client: FlaskClient) -> None:
+    snapshot = base_snapshot("duel")
+    snapshot["factions"]["atreides"]["hand"] = ["crysknife", "shield", "baliset"]
+    snapshot["factions"]["harkonnen"]["hand"] = ["chaumas", "snooper"]
+    snapshot["battle"]["plans"] = {}
+    snapshot["battle"]["revealed"] = False
+    snapshot["pending"] = {
+        "type": "battle-plan",
+        "player": "atreides",
+        "territory": "arrakeen",
+        "opponent": "harkonnen",
+        "dial_max": 10,
+        "spice_max": 0,
+    }
+    all_cards = _cards(snapshot)
+
+    def rule(action: dict[str, Any]) -> dict[str, Any]:
+        nonlocal snapshot
+        answer = client.post("/v1/rulings", json={"snapshot": snapshot, "action": action}).get_json()
+        assert answer["status"] == "resolved", answer["violations"]
+        snapshot = answer["outcome"]["snapshot"]
+        assert _cards(snapshot) == all_cards  # every card exactly once, at every step
+        return answer
+
+    options = client.post("/v1/options", json={"snapshot": snapshot}).get_json()["options"]
+    choice = next(
+        o for o in options if o["leader"] == "duncan-idaho" and o["weapon"] == "crysknife" and o["defense"] == "shield"
+    )
+    answer = rule({**choice, "dial": 5})
+    assert answer["next"]["decision"]["player"] == "harkonnen"
+    choice = next(
+        o
+        for o in answer["next"]["options"]
+        if o["leader"] == "feyd-rautha" and o["weapon"] == "chaumas" and o["defense"] is None
+    )
+    answer = rule({**choice, "dial": 3})
+    assert snapshot["battle"]["revealed"] is True and answer["next"]["decision"] is None
+
+    answer = rule({"type": "resolve-battle"})
+    battle = answer["outcome"]["summary"]["battle"]
+    # Chaumas kills Duncan (the Shield does not stop poison), the Crysknife kills Feyd: 5 against 3.
+    assert (battle["winner"], battle["totals"]) == ("atreides", {"atreides": 5, "harkonnen": 3})
+    assert battle["spice_awarded"] == {"atreides": 8}
+    spice_after_battle = snapshot["factions"]["atreides"]["spice"]
+
+    keep = next(o for o in answer["next"]["options"] if o["cards"] == ["crysknife"])
+    answer = rule(keep)
+    assert snapshot["battle"] is None and snapshot["pending"] is None
+    assert snapshot["factions"]["atreides"]["hand"] == ["baliset", "crysknife"]
+    assert "shield" in snapshot["discard"]
+    assert snapshot["factions"]["atreides"]["spice"] == spice_after_battle  # nothing paid twice
+
+    repeat = client.post("/v1/rulings", json={"snapshot": snapshot, "action": {"type": "resolve-battle"}}).get_json()
+    assert repeat["status"] == "illegal" and repeat["violations"][0]["code"] == "no-battle"
