@@ -28,6 +28,7 @@ TOOTH_QUESTION = "poison-tooth-chemistry"
 DOUBLE_TRAITOR_QUESTION = "double-traitor-explosion"
 implements(TOOTH_QUESTION, "chemistry-protects", "no-protection")
 implements(DOUBLE_TRAITOR_QUESTION, "traitors-preempt", "explosion-resolves")
+implements("cyborg-losses", "as-dialed")
 
 
 def _choice(context: Context, question_id: str) -> str:
@@ -497,6 +498,41 @@ def apply_resolution(snapshot: Snapshot, battle: Battle, res: Resolution) -> tup
 # --- decisions and continuation ----------------------------------------------------------------------
 
 
+def unmodelled_compositions(snapshot: Snapshot, battle: Battle) -> list[Violation]:
+    """Rules that would change this battle's outcome but are not modelled yet: answered
+    `not-implemented` rather than resolved without them."""
+    missing: list[tuple[str, str]] = []
+    rs = snapshot.ruleset
+    combatants = (battle.aggressor, battle.defender)
+    for faction in combatants:
+        plan = battle.plans[faction]
+        if plan.leader is None or plan.leader == DUKE:
+            continue
+        native = catalog().leaders[plan.leader].faction
+        state = snapshot.factions[native].leaders.get(plan.leader)
+        if "leader-skills" in rs.variants and state is not None and state.skill is not None:
+            missing.append((f"leader skills in battle ({plan.leader})", f"/snapshot/battle/plans/{faction}/leader"))
+        if plan.leader == "auditor":
+            missing.append(("the Auditor's inspection after the battle", f"/snapshot/battle/plans/{faction}/leader"))
+    if rs.advanced and FactionId.CHOAM.value in snapshot.factions and any(battle.plans[f].spice for f in combatants):
+        missing.append(("CHOAM's share of battle support spice", "/snapshot/battle/plans"))
+    for variant in ("stronghold-cards", "tech-tokens"):
+        if variant in rs.variants:
+            missing.append((f"the {variant} variant in battle", "/snapshot/ruleset/variants"))
+    if battle.territory in catalog().homeworlds:
+        missing.append(("homeworld battle bonuses", "/snapshot/battle/territory"))
+    ecaz = snapshot.factions.get(FactionId.ECAZ.value)
+    if ecaz is not None and ecaz.ally is not None:
+        pair = {FactionId.ECAZ.value, ecaz.ally}
+        present = {s.faction for s in snapshot.forces if s.territory == battle.territory}
+        if pair <= present and pair & set(combatants):
+            missing.append(("Ecaz Occupy (Ecaz and its ally in one battle)", "/snapshot/battle"))
+    return [
+        Violation("not-implemented", f"this engine version does not adjudicate {what} yet", path)
+        for what, path in missing
+    ]
+
+
 def resolve_battle(snapshot: Snapshot, action: Action, context: Context) -> Adjudication:
     """`resolve-battle`: verify the locked plans, resolve, apply, and open the cleanup decisions."""
     with tracing() as trace:
@@ -528,10 +564,18 @@ def resolve_battle(snapshot: Snapshot, action: Action, context: Context) -> Adju
                 trace,
                 context,
             )
-        violations = plan_violations(snapshot, battle)
+        violations = plan_violations(snapshot, battle) + unmodelled_compositions(snapshot, battle)
         if violations:
             return illegal(snapshot, violations, trace, context)
         resolution = resolve(snapshot, battle, context)
+        ally = snapshot.factions[resolution.loser].ally if resolution.loser is not None else None
+        if ally == FactionId.MORITANI.value and "ecaz-moritani" in snapshot.ruleset.expansions:
+            missing = Violation(
+                "not-implemented",
+                "this engine version does not adjudicate the Moritani ally's card retention yet",
+                "/snapshot/battle",
+            )
+            return illegal(snapshot, [missing], trace, context)
         summary, state = apply_resolution(snapshot, battle, resolution)
         return finish(snapshot, state, summary, trace, context)
 

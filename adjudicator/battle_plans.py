@@ -30,6 +30,11 @@ class Forces:
         return self.regular + self.elite
 
 
+def supportable_forces(snapshot: Snapshot, faction: str, territory: str) -> int:
+    forces = forces_in(snapshot, faction, territory)
+    return forces.elite if faction == FactionId.IXIANS else forces.total
+
+
 def forces_in(snapshot: Snapshot, faction: str, territory: str) -> Forces:
     regular = elite = 0
     for stack in snapshot.forces:
@@ -48,7 +53,10 @@ def _plan_path(faction: str, field: str | None = None) -> str:
 
 
 def elite_worth_halves(snapshot: Snapshot, faction: str, opponent: str) -> int:
-    """Half-points one supported elite force is worth (advanced); 2 in Basic, where elites are ordinary."""
+    """Half-points one supported elite force is worth: Cyborgs always 2; Sardaukar and Fedaykin 2 in
+    the advanced game (Sardaukar 1 against the Fremen) and ordinary in the basic game."""
+    if faction == FactionId.IXIANS:
+        return ixian_force_worth()[1]
     if not snapshot.ruleset.advanced:
         return 2
     if faction == FactionId.EMPEROR and opponent == FactionId.FREMEN:
@@ -56,18 +64,27 @@ def elite_worth_halves(snapshot: Snapshot, faction: str, opponent: str) -> int:
     return 4
 
 
+@rule("battle.strength.ixian-forces")
+def ixian_force_worth() -> tuple[int, int]:
+    """Ixian Suboids always count half and cannot be supported; Cyborgs count 2 (in the advanced game
+    only when supported, otherwise 1). Returns (suboid, cyborg) half-points, supported."""
+    return 1, 4
+
+
 def strength_halves(snapshot: Snapshot, faction: str, opponent: str, regular: int, elite: int, spice: int) -> int:
     """The most dial strength these forces give with this much support spice, in half-points.
 
-    Basic: every force counts 1. Advanced: a force counts fully only when one spice supports it,
-    half otherwise; Fremen forces always count fully; support goes to the strongest forces first.
+    Basic: every force counts 1 (Ixian forces as printed for them). Advanced: a force counts fully only
+    when one spice supports it, half otherwise; Fremen forces always count fully; support goes to the
+    strongest forces first; Suboids are never supported.
     """
     elite_full = elite_worth_halves(snapshot, faction, opponent)
-    if not snapshot.ruleset.advanced:
-        return 2 * regular + elite_full * elite
-    if faction == FactionId.FREMEN:
-        return 2 * regular + elite_full * elite
+    regular_full = ixian_force_worth()[0] if faction == FactionId.IXIANS else 2
+    if not snapshot.ruleset.advanced or faction == FactionId.FREMEN:
+        return regular_full * regular + elite_full * elite
     supported_elite = min(elite, spice)
+    if faction == FactionId.IXIANS:
+        return elite_full * supported_elite + (elite_full // 2) * (elite - supported_elite) + regular_full * regular
     supported_regular = min(regular, spice - supported_elite)
     return (
         elite_full * supported_elite
@@ -265,7 +282,9 @@ def support_violations(snapshot: Snapshot, battle: Battle, faction: str, plan: P
                 rule_id,
             )
         )
-    if plan.spice > forces_in(snapshot, faction, battle.territory).total:
+    forces = forces_in(snapshot, faction, battle.territory)
+    supportable = forces.elite if faction == FactionId.IXIANS else forces.total  # Suboids take no support
+    if plan.spice > supportable:
         found.append(
             Violation("support-exceeds-forces", "one spice supports one force", _plan_path(faction, "spice"), rule_id)
         )

@@ -14,9 +14,19 @@ from typing import Any
 from .battle_plans import DUKE
 from .catalog import catalog
 from .engine import DECISION_OPTIONS, DECISIONS_SELF_CONTAINED, Action, Context, decision_options_for
+from .registers import rule
 from .results import Adjudication, NextStep, Provenance, Violation, rulings_of
 from .snapshot import Decision, Snapshot
 from .vocabulary import FactionId, LeaderStatus, RulingStatus
+
+AWAKENING_LOSSES = 7
+
+
+@rule("atreides.kwisatz-haderach.awakens")
+def kwisatz_haderach_awakens(token: dict[str, Any]) -> None:
+    """Advanced: once the Atreides have lost 7 forces in battles, the Kwisatz Haderach becomes active."""
+    token["status"] = "active"
+
 
 # decision type -> builds the pending decision from the wire snapshot of a resolved battle
 STEP_DECISIONS: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {}
@@ -56,11 +66,22 @@ class NextSnapshot:
         tanks = self.wire["factions"][faction]["tanks"]
         tanks["regular"] += lost_regular
         tanks["elite"] += lost_elite
+        token = self.wire["factions"][faction].get("kwisatz_haderach")
+        if token is not None and faction == FactionId.ATREIDES.value and self.wire["ruleset"]["advanced"]:
+            self.count_toward_kwisatz_haderach(token, lost_regular + lost_elite)
         if lost_regular or lost_elite:
             self.event(
                 "forces-lost", rule_id, faction=faction, territory=territory, regular=lost_regular, elite=lost_elite
             )
         return lost_regular, lost_elite
+
+    def count_toward_kwisatz_haderach(self, token: dict[str, Any], lost: int) -> None:
+        token["battle_losses"] = token.get("battle_losses", 0) + lost
+        if token["status"] == "inactive" and token["battle_losses"] >= AWAKENING_LOSSES:
+            kwisatz_haderach_awakens(token)
+            self.event(
+                "kwisatz-haderach-awakened", "atreides.kwisatz-haderach.awakens", battle_losses=token["battle_losses"]
+            )
 
     def advisors_to_tanks(self, territory: str, rule_id: str) -> int:
         lost: int = sum(a["count"] for a in self.wire["advisors"] if a["territory"] == territory)

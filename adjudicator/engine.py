@@ -13,7 +13,7 @@ from typing import Any
 
 from .errors import InvalidRequest, Problem
 from .moritani import retention_options
-from .registers import check_interpretations, tracing
+from .registers import check_interpretations, get_question, tracing
 from .results import Adjudication, NextStep, OptionList, Provenance, View, Violation, rulings_of
 from .secrecy import redact
 from .snapshot import Decision, Snapshot
@@ -109,7 +109,28 @@ def adjudicate(
     problems += _check_faction(snapshot, viewer, "/viewer", "viewer")
     if problems:
         raise InvalidRequest(problems)
+    unimplemented = [
+        Violation(
+            "not-implemented",
+            f"this engine version does not implement the choice {choice!r} of {question!r}",
+            f"/interpretations/{question}",
+        )
+        for question, choice in sorted(chosen.items())
+        if not get_question(question).choice(choice).implemented  # type: ignore[union-attr]
+    ]
     handler = HANDLERS.get(action.type)
+    if unimplemented:
+        with tracing() as trace:
+            decision, options = _decision_options(snapshot)
+        return Adjudication(
+            RulingStatus.ILLEGAL,
+            None,
+            NextStep(decision, tuple(options)),
+            tuple(unimplemented),
+            rulings_of(trace),
+            (),
+            Provenance(MappingProxyType(chosen)),
+        )
     if handler is not None:
         return for_viewer(handler(snapshot, action, Context(MappingProxyType(chosen), viewer)), viewer)
     with tracing() as trace:

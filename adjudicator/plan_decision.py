@@ -21,6 +21,7 @@ from .battle_plans import (
     leader_violations,
     strength_halves,
     support_violations,
+    supportable_forces,
 )
 from .battle_state import NextSnapshot, illegal
 from .cards import UNSUPPORTED_IN_PLANS, is_leader_substitute
@@ -53,7 +54,8 @@ def plan_problems(snapshot: Snapshot, battle: Battle, faction: str, plan: Plan) 
 def limits(snapshot: Snapshot, battle: Battle, faction: str) -> tuple[int | float, int]:
     """The highest dial (with the most support it can pay) and the most support spice."""
     forces = forces_in(snapshot, faction, battle.territory)
-    support = min(snapshot.factions[faction].spice, forces.total) if snapshot.ruleset.advanced else 0
+    supportable = supportable_forces(snapshot, faction, battle.territory)
+    support = min(snapshot.factions[faction].spice, supportable) if snapshot.ruleset.advanced else 0
     most = strength_halves(snapshot, faction, _opponent(battle, faction), forces.regular, forces.elite, support)
     return halves_to_number(most), support
 

@@ -97,13 +97,14 @@ class KwisatzHaderach:
 
     status: str  # inactive | active | tanks
     used_in: str | None = None  # the one territory it may join this turn, once used
+    battle_losses: int = 0  # Atreides forces lost in battles so far (it awakens at 7)
 
     @classmethod
     def from_dict(cls, raw: Mapping[str, Any]) -> KwisatzHaderach:
-        return cls(raw["status"], raw.get("used_in"))
+        return cls(raw["status"], raw.get("used_in"), int(raw.get("battle_losses", 0)))
 
     def to_dict(self) -> dict[str, Any]:
-        return {"status": self.status, "used_in": self.used_in}
+        return {"status": self.status, "used_in": self.used_in, "battle_losses": self.battle_losses}
 
 
 @dataclass(frozen=True, slots=True)

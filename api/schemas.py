@@ -119,6 +119,7 @@ class LeaderStateSchema(Schema):
 class KwisatzHaderachSchema(Schema):
     status = fields.String(required=True, validate=validate.OneOf(["inactive", "active", "tanks"]))
     used_in = id_field("the territory it joined this turn, or null", allow_none=True)
+    battle_losses = count_field(1000, "Atreides forces lost in battles so far; it awakens at 7 (default 0)")
 
 
 class FactionSchema(Schema):
