@@ -336,6 +336,14 @@ def casualty_options(snapshot: Snapshot, battle: Battle, winner: str) -> list[di
     def strength(regular: int, elite: int) -> int:
         return strength_halves(snapshot, winner, loser, regular, elite, min(plan.spice, regular + elite))
 
+    if forces.elite == 0 or forces.regular == 0:
+        # One kind of force: the fewest of them that cover the dial is the only way to lose it.
+        kind = "elite" if forces.regular == 0 else "regular"
+        for count in range(forces.total + 1):
+            regular, elite = (0, count) if kind == "elite" else (count, 0)
+            if strength(regular, elite) >= plan.dial_halves:
+                return [{"regular": regular, "elite": elite}]
+        return [{"regular": forces.regular, "elite": forces.elite}]
     options = []
     for elite, regular in itertools.product(range(forces.elite + 1), range(forces.regular + 1)):
         if strength(regular, elite) < plan.dial_halves:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from .errors import RegisterError, UnknownRegisterEntry
@@ -50,8 +51,13 @@ class RulingRecord:
         }
 
 
+@cache
+def _record(rule_id: str) -> RulingRecord:
+    return RulingRecord.of(rule_id)  # rule entries never change within a process
+
+
 def rulings_of(rule_ids: list[str]) -> tuple[RulingRecord, ...]:
-    return tuple(RulingRecord.of(rule_id) for rule_id in rule_ids)
+    return tuple(_record(rule_id) for rule_id in rule_ids)
 
 
 def weakest_evidence(rulings: tuple[RulingRecord, ...]) -> Evidence | None:
