@@ -22,13 +22,15 @@ from .harkonnen import captive_returns, captives_return_when_leaderless, capture
 from .registers import get_question, implements, rule, tracing
 from .results import Adjudication, Violation
 from .snapshot import Battle, Plan, Snapshot, halves_to_number
-from .vocabulary import ActionType, BattleResult, DecisionType, FactionId
+from .vocabulary import ActionType, BattleResult, DecisionType, DukeStatus, FactionId, Phase
 
 TOOTH_QUESTION = "poison-tooth-chemistry"
 DOUBLE_TRAITOR_QUESTION = "double-traitor-explosion"
 implements(TOOTH_QUESTION, "chemistry-protects", "no-protection")
 implements(DOUBLE_TRAITOR_QUESTION, "traitors-preempt", "explosion-resolves")
 implements("cyborg-losses", "as-dialed")
+KH_ARTILLERY_QUESTION = "kwisatz-haderach-artillery"
+implements(KH_ARTILLERY_QUESTION, "bonus-counts", "bonus-zeroed")
 
 
 def _choice(context: Context, question_id: str) -> str:
@@ -199,20 +201,22 @@ def _kill_leaders(a: Side, b: Side, chemistry_protects: bool) -> bool:
 
 
 @rule("battle.strength.total")
-def total_halves(side: Side, artillery: bool) -> int:
+def total_halves(side: Side, artillery: bool, kh_under_artillery: str) -> int:
     """A side's total is its dial plus its leader's strength if the leader survives."""
-    leader = 0 if side.killed_by is not None or artillery_zeroes_leaders(artillery) else side.leader_halves
-    bonus = kwisatz_haderach_bonus() if side.plan.kwisatz_haderach and leader_counts(side, artillery) else 0
+    survives = (side.plan.leader is not None or side.plan.cheap_hero is not None) and side.killed_by is None
+    leader = side.leader_halves if survives and not artillery else 0
+    bonus = 0
+    if side.plan.kwisatz_haderach and survives:
+        counts = not artillery or kwisatz_haderach_under_artillery(kh_under_artillery)
+        bonus = kwisatz_haderach_bonus() if counts else 0
     return side.plan.dial_halves + leader + bonus
 
 
-def artillery_zeroes_leaders(artillery: bool) -> bool:
-    return artillery
-
-
-def leader_counts(side: Side, artillery: bool) -> bool:
-    has_leader = side.plan.leader is not None or side.plan.cheap_hero is not None
-    return has_leader and side.killed_by is None and not artillery
+@rule("battle.strength.kwisatz-haderach-artillery")
+def kwisatz_haderach_under_artillery(choice: str) -> bool:
+    """Under an Artillery Strike a surviving leader adds nothing; whether the Kwisatz Haderach's +2 still
+    counts follows question kwisatz-haderach-artillery."""
+    return choice == "bonus-counts"
 
 
 @rule("battle.strength.kwisatz-haderach")
@@ -270,7 +274,8 @@ def resolve(snapshot: Snapshot, battle: Battle, context: Context) -> Resolution:
         )
     chemistry_protects = _choice(context, TOOTH_QUESTION) == "chemistry-protects"
     artillery = _kill_leaders(sides[aggressor], sides[defender], chemistry_protects)
-    totals = {f: total_halves(s, artillery) for f, s in sides.items()}
+    kh_choice = _choice(context, KH_ARTILLERY_QUESTION)
+    totals = {f: total_halves(s, artillery, kh_choice) for f, s in sides.items()}
     winner, loser = higher_total_wins(aggressor, defender, totals)
     used = [
         s.plan.weapon
@@ -344,6 +349,8 @@ def casualty_options(snapshot: Snapshot, battle: Battle, winner: str) -> list[di
             if strength(regular, elite) >= plan.dial_halves:
                 return [{"regular": regular, "elite": elite}]
         return [{"regular": forces.regular, "elite": forces.elite}]
+    if winner == FactionId.IXIANS.value:
+        cyborgs_lost_as_dialed()
     options = []
     for elite, regular in itertools.product(range(forces.elite + 1), range(forces.regular + 1)):
         if strength(regular, elite) < plan.dial_halves:
@@ -354,6 +361,11 @@ def casualty_options(snapshot: Snapshot, battle: Battle, winner: str) -> list[di
             continue
         options.append({"regular": regular, "elite": elite})
     return options
+
+
+@rule("battle.losses.cyborgs-as-dialed")
+def cyborgs_lost_as_dialed() -> None:
+    """A lost Cyborg covers what it counted on the dial (question cyborg-losses, default as-dialed)."""
 
 
 @rule("battle.losses.winner-dialed")
@@ -486,9 +498,12 @@ def apply_resolution(snapshot: Snapshot, battle: Battle, res: Resolution) -> tup
     if captive is not None:
         steps.append(DecisionType.HARKONNEN_CAPTURE.value)
 
-    lost = {
-        e["faction"]: {"regular": e["regular"], "elite": e["elite"]} for e in state.events if e["type"] == "forces-lost"
-    }
+    lost: dict[str, dict[str, int]] = {}
+    for e in state.events:
+        if e["type"] == "forces-lost":
+            entry = lost.setdefault(e["faction"], {"regular": 0, "elite": 0})
+            entry["regular"] += e["regular"]
+            entry["elite"] += e["elite"]
     leaders_killed = [{"leader": leader, "cause": cause} for leader, _, cause in killed]
     summary = _summary(snapshot, battle, res, leaders_killed, paid, lost)
     state.wire["battle"]["resolution"] = {
@@ -504,6 +519,80 @@ def apply_resolution(snapshot: Snapshot, battle: Battle, res: Resolution) -> tup
 
 
 # --- decisions and continuation ----------------------------------------------------------------------
+
+
+STORM_QUESTION = "battle-under-storm"
+implements(STORM_QUESTION, "no-battle", "battle-blind")
+
+
+def _sector_groups(sectors: tuple[int, ...], storm: int) -> list[set[int]]:
+    """The territory's sectors outside the storm, in runs of neighbouring sectors (0 and 17 touch)."""
+    free = [x for x in sectors if x != storm]
+    groups: list[set[int]] = []
+    for sector in free:
+        joined = [g for g in groups if (sector - 1) % 18 in g or (sector + 1) % 18 in g]
+        merged = {sector}.union(*joined) if joined else {sector}
+        groups = [g for g in groups if g not in joined] + [merged]
+    return groups
+
+
+@rule("battle.who-battles")
+def battle_preconditions(snapshot: Snapshot, battle: Battle, context: Context) -> list[Violation]:
+    """Battles are fought in the Battle phase between factions that are not allies, whose forces share
+    the territory without a storm sector between them."""
+    rule_id = "battle.who-battles"
+    found = []
+    if snapshot.phase is not Phase.BATTLE:
+        found.append(
+            Violation("not-battle-phase", "battles are resolved in the Battle phase", "/snapshot/phase", rule_id)
+        )
+    if snapshot.factions[battle.aggressor].ally == battle.defender:
+        found.append(
+            Violation("allies-do-not-battle", "allies never battle each other", "/snapshot/battle/defender", rule_id)
+        )
+    territory = catalog().territories.get(battle.territory)
+    storm = snapshot.storm_sector
+    if territory is None or storm not in territory.sectors:
+        return found
+    sectors = {
+        f: {
+            s.sector
+            for s in snapshot.forces
+            if s.faction == f and s.territory == battle.territory and s.sector is not None
+        }
+        for f in (battle.aggressor, battle.defender)
+    }
+    if any(storm in placed for placed in sectors.values()) and not storm_sector_battle(
+        _choice(context, STORM_QUESTION)
+    ):
+        found.append(
+            Violation(
+                "under-storm",
+                "forces in the storm sector do not battle (question battle-under-storm)",
+                "/snapshot/storm_sector",
+                "battle.storm.under-storm",
+            )
+        )
+    groups = _sector_groups(territory.sectors, storm)
+    apart = all(
+        not (group & sectors[battle.aggressor] and group & sectors[battle.defender]) for group in groups
+    ) and all(sectors.values())
+    if apart and not any(storm in placed for placed in sectors.values()):
+        found.append(
+            Violation(
+                "storm-separated",
+                "a storm sector lies between the two sides' forces",
+                "/snapshot/storm_sector",
+                rule_id,
+            )
+        )
+    return found
+
+
+@rule("battle.storm.under-storm")
+def storm_sector_battle(choice: str) -> bool:
+    """Whether forces in the storm sector battle follows question battle-under-storm (default: they do not)."""
+    return choice == "battle-blind"
 
 
 def unmodelled_compositions(snapshot: Snapshot, battle: Battle) -> list[Violation]:
@@ -529,6 +618,17 @@ def unmodelled_compositions(snapshot: Snapshot, battle: Battle) -> list[Violatio
             missing.append((f"the {variant} variant in battle", "/snapshot/ruleset/variants"))
     if battle.territory in catalog().homeworlds:
         missing.append(("homeworld battle bonuses", "/snapshot/battle/territory"))
+    duke = snapshot.duke_vidal
+    if duke is not None and duke.status is DukeStatus.HELD and duke.controller in combatants:
+        if duke.loaned_by is not None:
+            missing.append(("a loaned Duke Vidal in battle (question duke-loan-tenure)", "/snapshot/duke_vidal"))
+        if rs.advanced and FactionId.HARKONNEN.value in combatants and duke.controller != FactionId.HARKONNEN.value:
+            missing.append(
+                (
+                    "Duke Vidal in a battle against the advanced Harkonnen (question duke-harkonnen-capture)",
+                    "/snapshot/duke_vidal",
+                )
+            )
     ecaz = snapshot.factions.get(FactionId.ECAZ.value)
     if ecaz is not None and ecaz.ally is not None:
         pair = {FactionId.ECAZ.value, ecaz.ally}
@@ -572,7 +672,8 @@ def resolve_battle(snapshot: Snapshot, action: Action, context: Context) -> Adju
                 trace,
                 context,
             )
-        violations = plan_violations(snapshot, battle) + unmodelled_compositions(snapshot, battle)
+        violations = battle_preconditions(snapshot, battle, context)
+        violations += plan_violations(snapshot, battle) + unmodelled_compositions(snapshot, battle)
         if violations:
             return illegal(snapshot, violations, trace, context)
         resolution = resolve(snapshot, battle, context)

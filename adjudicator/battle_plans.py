@@ -136,10 +136,13 @@ def leader_violations(snapshot: Snapshot, battle: Battle, faction: str, plan: Pl
                 rule_id,
             )
         )
-    if plan.leader is not None and plan.leader != DUKE:
+    used_elsewhere = False
+    if plan.leader is not None and plan.leader != DUKE and plan.leader in catalog().leaders:
         native = catalog().leaders[plan.leader].faction
         state = snapshot.factions[native].leaders.get(plan.leader) if native in snapshot.factions else None
-        if state is not None and state.status is LeaderStatus.USED and state.territory != battle.territory:
+        used_elsewhere = state is not None and state.status is LeaderStatus.USED and state.territory != battle.territory
+        if used_elsewhere:
+            assert state is not None
             where = state.territory or "another territory"
             found.append(
                 Violation(
@@ -150,8 +153,18 @@ def leader_violations(snapshot: Snapshot, battle: Battle, faction: str, plan: Pl
                     rule_id,
                 )
             )
+    eligible = _eligible_leaders(snapshot, faction, battle.territory)
+    if plan.leader is not None and not used_elsewhere and plan.leader not in eligible:
+        found.append(
+            Violation(
+                "leader-not-available",
+                f"{faction} cannot play {plan.leader}: it is not one of its leaders that can fight here",
+                _plan_path(faction, "leader"),
+                rule_id,
+            )
+        )
     if plan.leader is None and plan.cheap_hero is None:
-        leaders = _eligible_leaders(snapshot, faction, battle.territory)
+        leaders = eligible
         heroes = [card for card in hand if is_leader_substitute(card)]
         if leaders or heroes:
             found.append(

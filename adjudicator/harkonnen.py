@@ -24,30 +24,30 @@ KILL_PAYMENT = 2
 
 
 def capture_pool(wire: dict[str, Any], loser: str, territory: str) -> list[str]:
-    """The loser's leaders Harkonnen may draw: alive, not captive, not used in another territory."""
+    """The loser's leaders Harkonnen may draw: alive, not captive, not used in another territory.
+    (While the capture decision is open the pool is unchanged, so the draw can be checked again.)"""
     state = wire["factions"][loser]
     pool = []
     for leader in catalog().leaders_of(loser):
         entry = state["leaders"].get(leader.id)
         if leader.id == "auditor":
             continue  # the Auditor can never be captured
-        if (
-            entry is None
-            or entry["status"] == LeaderStatus.AVAILABLE.value
-            or (entry["status"] == LeaderStatus.USED.value and entry.get("territory") == territory)
-        ):
+        free = entry is None or entry["status"] == LeaderStatus.AVAILABLE.value
+        if free or (entry["status"] == LeaderStatus.USED.value and entry.get("territory") == territory):
             pool.append(leader.id)
     return pool
+
+
+def draw_from(pool: list[str], seed: int, turn: int, territory: str) -> str | None:
+    if not pool:
+        return None
+    return pool[random.Random(f"{seed}:{turn}:{territory}:harkonnen-capture").randrange(len(pool))]
 
 
 @rule("harkonnen.capture.draw")
 def draw_captive(wire: dict[str, Any], loser: str, territory: str, seed: int, turn: int) -> str | None:
     """After an advanced Harkonnen win, one of the loser's eligible leaders is drawn at random."""
-    pool = capture_pool(wire, loser, territory)
-    if not pool:
-        return None
-    draw = random.Random(f"{seed}:{turn}:{territory}:harkonnen-capture")
-    return pool[draw.randrange(len(pool))]
+    return draw_from(capture_pool(wire, loser, territory), seed, turn, territory)
 
 
 def capture_step(snapshot: Snapshot, state: NextSnapshot, winner: str | None, loser: str | None) -> str | None:

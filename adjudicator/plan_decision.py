@@ -159,6 +159,13 @@ def lock_battle_plan(snapshot: Snapshot, action: Action, context: Context) -> Ad
             for slot, card in (("cheap_hero", plan.cheap_hero), ("weapon", plan.weapon), ("defense", plan.defense))
             if card is not None and card not in hand
         ]
+        named = [c for c in (plan.cheap_hero, plan.weapon, plan.defense) if c is not None]
+        if len(set(named)) != len(named):
+            problems.append(
+                Violation(
+                    "same-card-twice", "one card cannot fill two slots", "/action/defense", "battle.plan.card-slots"
+                )
+            )
         if plan.leader is not None and plan.leader not in catalog().leaders:
             problems.append(Violation("unknown-leader", f"no leader {plan.leader!r}", "/action/leader"))
         if not problems:

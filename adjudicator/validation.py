@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable
+from typing import Any
 
 from .catalog import Catalog, Territory, card_kind, catalog, copies_in_play
 from .errors import InvalidSnapshot, Problem
@@ -484,11 +485,40 @@ class _Checker:
         if decision.type == DecisionType.WINNER_CARDS:
             plan = battle.plans.get(decision.player or "")
             in_plan = set(plan.cards) if plan is not None else set()
+            used = set(resolution.get("used_cards") or ())
+            by_traitor = bool(resolution.get("decided_by_traitor"))
             for i, card in enumerate(decision.get("eligible") or ()):
                 if card not in in_plan:
                     self.add(
                         "card-not-where-decision-says", f"{card} is not in the winner's plan", "pending", "eligible", i
                     )
+                elif not _retainable(card, used=card in used, decided_by_traitor=by_traitor):
+                    self.add("card-not-eligible", f"{card} cannot be kept by the winner", "pending", "eligible", i)
+        if decision.type == DecisionType.HARKONNEN_CAPTURE:
+            self.capture_draw(resolution)
+
+    def capture_draw(self, resolution: Any) -> None:
+        """The captive is the one the seed draws from the loser's leaders; a client cannot pick it."""
+        from .harkonnen import capture_pool, draw_from
+
+        loser, battle = resolution.get("loser"), self.s.battle
+        if loser not in self.s.factions or battle is None:
+            return
+        wire = self.s.to_dict()
+        drawn = draw_from(
+            capture_pool(wire, loser, battle.territory),
+            self.s.seed,
+            self.s.turn,
+            battle.territory,
+        )
+        if resolution.get("capture") != drawn:
+            self.add(
+                "not-the-drawn-leader",
+                f"the seed draws {drawn}, not {resolution.get('capture')}",
+                "battle",
+                "resolution",
+                "capture",
+            )
 
     def retention_decision(self) -> None:
         decision = self.s.pending
@@ -524,6 +554,13 @@ class _Checker:
         decider = self.s.factions.get(decision.player or "")
         if decider is not None and decider.ally != FactionId.MORITANI:
             self.add("not-moritani-ally", f"{decision.player} is not Moritani's ally", "pending", "player")
+
+
+def _retainable(card: str, *, used: bool, decided_by_traitor: bool) -> bool:
+    # The cleanup predicate, called outside any tracing (validation records no rulings).
+    from .cards import can_retain_battle_card
+
+    return can_retain_battle_card(card, used=used, decided_by_traitor=decided_by_traitor)
 
 
 def snapshot_problems(snapshot: Snapshot, root: str = "/snapshot") -> list[Problem]:

@@ -62,7 +62,9 @@ def test_every_rule_has_claim_evidence_and_a_registered_citation(rule_id: str) -
     assert rule.claim.strip() and rule.title.strip()
     assert isinstance(rule.evidence, Evidence)
     assert rule.evidence is not Evidence.UNRESOLVED, "an unresolved point is a question, not a rule"
-    assert _citation_problems(rule.citations, rule_id, pages_required=True) == []
+    assert _citation_problems(rule.citations, rule_id, pages_required=False) == []
+    located = [c for c in rule.citations if not _citation_problems((c,), rule_id, pages_required=True)]
+    assert located, "at least one citation gives a page, a timestamp or a named card"
 
 
 def test_every_rule_function_is_registered_and_every_rule_has_a_function() -> None:
