@@ -92,16 +92,40 @@ def battles(draw: st.DrawFn) -> dict[str, Any]:
         for f in (aggressor, defender)
         if (plans[f]["weapon"] or "").startswith("poison-tooth") and draw(st.booleans())
     ]
+    # bystanders: a third faction's forces, and Bene Gesserit advisors, in the battle territory
+    storm_order = [aggressor, defender]
+    advisors = []
+    bystander = draw(st.sampled_from([None, *[f for f in FACTIONS if f not in (aggressor, defender)]]))
+    if bystander is not None:
+        count = draw(st.integers(1, 4))
+        elite_max = catalog().factions[bystander].elite_forces
+        factions[bystander] = {
+            "spice": 3,
+            "reserves": {"regular": 20 - count - elite_max, "elite": elite_max},
+            "tanks": {"regular": 0, "elite": 0},
+            "hand": [],
+            "traitors": [],
+        }
+        forces.append({"faction": bystander, "territory": "arrakeen", "sector": 9, "regular": count, "elite": 0})
+        storm_order.append(bystander)
+    if "bene-gesserit" in factions and draw(st.booleans()):
+        advisors.append({"territory": "arrakeen", "sector": 9, "count": 1})
+        factions["bene-gesserit"]["reserves"]["regular"] -= 1
+    if advanced and "atreides" in (aggressor, defender) and draw(st.booleans()):
+        factions["atreides"]["kwisatz_haderach"] = {"status": "active", "used_in": None, "battle_losses": 7}
+        if plans["atreides"]["leader"] or plans["atreides"]["cheap_hero"]:
+            plans["atreides"]["kwisatz_haderach"] = draw(st.booleans())
     return {
         "format": "dune-snapshot/1",
         "ruleset": {"expansions": sorted(EXPANSIONS), "advanced": advanced, "variants": []},
         "turn": 2,
         "phase": "battle",
         "storm_sector": 3,
-        "storm_order": [aggressor, defender],
+        "storm_order": storm_order,
         "seed": draw(st.integers(0, 10**6)),
         "factions": factions,
         "forces": forces,
+        "advisors": advisors,
         "battle": {
             "territory": "arrakeen",
             "aggressor": aggressor,
@@ -177,3 +201,56 @@ def test_battle_invariants_through_cleanup(raw: dict[str, Any], data: st.DataObj
         assert answer["status"] == RulingStatus.RESOLVED.value, answer["violations"]
     else:
         raise AssertionError("the cleanup did not end")
+
+
+@st.composite
+def unlocked_battles(draw: st.DrawFn) -> dict[str, Any]:
+    """A generated battle whose plans are not locked yet: the aggressor's plan decision is open, and
+    the cards the generator had put in the plans are back in the hands."""
+    raw = draw(battles())
+    for faction, plan in raw["battle"]["plans"].items():
+        raw["factions"][faction]["hand"] += [c for c in (plan["cheap_hero"], plan["weapon"], plan["defense"]) if c]
+    raw["battle"].update({"plans": {}, "revealed": False, "traitor_calls": [], "poison_tooth_withheld": []})
+    aggressor, defender = raw["battle"]["aggressor"], raw["battle"]["defender"]
+    raw["pending"] = {
+        "type": "battle-plan",
+        "player": aggressor,
+        "territory": "arrakeen",
+        "opponent": defender,
+        "dial_max": 0,
+        "spice_max": 0,
+    }
+    return raw
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(raw=unlocked_battles(), data=st.data())
+def test_locking_plans_from_the_options_then_resolving_keeps_the_invariants(
+    raw: dict[str, Any], data: st.DataObject
+) -> None:
+    wire = Snapshot.from_dict(raw).to_dict()
+    from adjudicator import list_options
+
+    options = list_options(load_snapshot(wire)).to_dict()
+    current = wire
+    for _ in range(2):
+        if not options["options"]:
+            return  # a side that cannot fight here (for instance no leader and no legal plan)
+        option = dict(data.draw(st.sampled_from(options["options"])))
+        decision = options["decision"]
+        if data.draw(st.booleans()):  # the highest dial needs the most support (advanced)
+            option["dial"], option["spice"] = decision["dial_max"], decision["spice_max"]
+        answer = adjudicate(load_snapshot(current), Action.from_dict(option)).to_dict()
+        assert answer["status"] == RulingStatus.RESOLVED.value, answer["violations"]
+        after = check_step(current, answer)
+        assert after is not None
+        current = after
+        options = {"options": answer["next"]["options"], "decision": answer["next"]["decision"]}
+    answer = adjudicate(load_snapshot(current), Action(ActionType.RESOLVE_BATTLE)).to_dict()
+    for _ in range(5):
+        after = check_step(current, answer)
+        if after is None or answer["next"]["decision"] is None:
+            break
+        action = Action.from_dict(data.draw(st.sampled_from(answer["next"]["options"])))
+        current, answer = after, adjudicate(load_snapshot(after), action).to_dict()
+        assert answer["status"] == RulingStatus.RESOLVED.value, answer["violations"]
