@@ -126,9 +126,13 @@ class Catalog:
     cards: Mapping[str, CardKind]
 
     def leaders_of(self, faction: str) -> tuple[Leader, ...]:
-        return tuple(
-            leader for leader in self.leaders.values() if leader.faction == faction and not leader.separate_disc
-        )
+        """A faction's own leader discs (Duke Vidal, a separate disc, is nobody's roster leader)."""
+        return _ROSTERS[faction] if faction in _ROSTERS else self._roster(faction)
+
+    def _roster(self, faction: str) -> tuple[Leader, ...]:
+        roster = tuple(x for x in self.leaders.values() if x.faction == faction and not x.separate_disc)
+        _ROSTERS[faction] = roster
+        return roster
 
 
 def _freeze(mapping: dict[str, Any]) -> Mapping[str, Any]:
@@ -185,6 +189,9 @@ def _build(raw: dict[str, Any]) -> Catalog:
         skills=_freeze(skills),
         cards=_freeze(cards),
     )
+
+
+_ROSTERS: dict[str, tuple[Leader, ...]] = {}  # filled on first use; the catalog never changes
 
 
 @cache

@@ -6,6 +6,7 @@ Prints one line per measurement: the median and the 90th percentile of many runs
 from __future__ import annotations
 
 import copy
+import gc
 import json
 import statistics
 import sys
@@ -33,6 +34,7 @@ def shared(name: str) -> dict[str, Any]:
 
 
 def measure(label: str, func: Callable[[], object], runs: int = 2000) -> None:
+    gc.collect()  # start each measurement without garbage left by the previous one
     for _ in range(min(200, runs)):  # warm-up
         func()
     samples = []
@@ -166,17 +168,9 @@ def main() -> None:
     body = json.dumps(retention).encode()
     print(f"snapshot: retention-pending, {len(body)} bytes of JSON, {len(retention['forces'])} force stacks")
 
-    measure("engine: load_snapshot (build + consistency checks)", lambda: load_snapshot(retention))
-    measure("engine: list_options (moritani-retention)", lambda: list_options(snapshot))
-    measure("engine: view for one viewer", lambda: view(snapshot, "atreides"))
-    measure(
-        "engine: adjudicate (not-implemented answer)", lambda: adjudicate(snapshot, Action(ActionType.RESOLVE_BATTLE))
-    )
-    ruling_body = {"snapshot": locked, "action": {"type": "resolve-battle"}}
-    measure("wire: load of a /v1/rulings body (compiled fast check)", lambda: RULING_REQUEST.load(ruling_body))
-    measure("wire: the same body through marshmallow's full load", lambda: Schema.load(RULING_REQUEST, ruling_body))
-
+    # In-process requests first, on a fresh heap, as a server worker would run them.
     client = create_app().test_client()
+    ruling_body = {"snapshot": locked, "action": {"type": "resolve-battle"}}
     options_body = json.dumps({"snapshot": retention}).encode()
     view_body = json.dumps({"snapshot": retention, "viewer": "atreides"}).encode()
     rulings_body = json.dumps(ruling_body).encode()
@@ -189,6 +183,17 @@ def main() -> None:
         "http in-process: POST /v1/rulings", lambda: client.post("/v1/rulings", data=rulings_body, headers=headers), 500
     )
     measure("http in-process: GET /v1/rules", lambda: client.get("/v1/rules"), 500)
+
+    measure("engine: load_snapshot (build + consistency checks)", lambda: load_snapshot(retention))
+    measure("engine: list_options (moritani-retention)", lambda: list_options(snapshot))
+    measure("engine: view for one viewer", lambda: view(snapshot, "atreides"))
+    measure(
+        "engine: adjudicate (an illegal answer: battle already resolved)",
+        lambda: adjudicate(snapshot, Action(ActionType.RESOLVE_BATTLE)),
+    )
+    ruling_body = {"snapshot": locked, "action": {"type": "resolve-battle"}}
+    measure("wire: load of a /v1/rulings body (compiled fast check)", lambda: RULING_REQUEST.load(ruling_body))
+    measure("wire: the same body through marshmallow's full load", lambda: Schema.load(RULING_REQUEST, ruling_body))
 
     battle = realistic_battle()
     battle_snapshot = load_snapshot(battle)
