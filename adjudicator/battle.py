@@ -19,6 +19,7 @@ from .cards import Protection, Weapon, can_retain_battle_card, defense_effect, w
 from .catalog import catalog
 from .engine import HANDLERS, Action, Context, register_decision
 from .harkonnen import captive_returns, captives_return_when_leaderless, capture_step, harkonnen_leaderless
+from .moritani_retention import retention_step
 from .registers import get_question, implements, rule, tracing
 from .results import Adjudication, Violation
 from .snapshot import Battle, Plan, Snapshot, halves_to_number
@@ -398,7 +399,9 @@ def _summary(
     }
 
 
-def apply_resolution(snapshot: Snapshot, battle: Battle, res: Resolution) -> tuple[dict[str, Any], NextSnapshot]:
+def apply_resolution(
+    snapshot: Snapshot, battle: Battle, res: Resolution, context: Context
+) -> tuple[dict[str, Any], NextSnapshot]:
     state = NextSnapshot(snapshot)
     territory = battle.territory
     sides = res.sides
@@ -445,12 +448,21 @@ def apply_resolution(snapshot: Snapshot, battle: Battle, res: Resolution) -> tup
     if res.loser is not None:
         loser_loses_everything(state, res.loser, territory)
 
-    # support spice and cards of the sides without a win
+    # support spice, and the cards of the sides without a win (Moritani's ally keeps its own reserved)
+    retention = retention_step(
+        snapshot,
+        state,
+        res.winner,
+        res.loser,
+        set(res.used_cards),
+        res.result is BattleResult.SINGLE_TRAITOR,
+        dict(context.interpretations),
+    )
     for faction in (battle.aggressor, battle.defender):
         plan = battle.plans[faction]
         if snapshot.ruleset.advanced:
             pay_support(state, faction, plan, res.result is BattleResult.SINGLE_TRAITOR and faction == res.winner)
-        if faction != res.winner:
+        if faction != res.winner and not (retention is not None and faction == res.loser):
             loser_discards(state, faction)
 
     # the Kwisatz Haderach
@@ -494,6 +506,8 @@ def apply_resolution(snapshot: Snapshot, battle: Battle, res: Resolution) -> tup
                 captive_returns(state, leader)
     if killed and harkonnen_leaderless(state):
         captives_return_when_leaderless(state)
+    if retention is not None:
+        steps.append(DecisionType.MORITANI_RETENTION.value)
     captive = capture_step(snapshot, state, res.winner, res.loser)
     if captive is not None:
         steps.append(DecisionType.HARKONNEN_CAPTURE.value)
@@ -514,6 +528,7 @@ def apply_resolution(snapshot: Snapshot, battle: Battle, res: Resolution) -> tup
         "steps": steps,
         "used_cards": list(res.used_cards),
         "capture": captive,
+        "retention": retention,
     }
     return summary, state
 
@@ -677,16 +692,8 @@ def resolve_battle(snapshot: Snapshot, action: Action, context: Context) -> Adju
         if violations:
             return illegal(snapshot, violations, trace, context)
         resolution = resolve(snapshot, battle, context)
-        ally = snapshot.factions[resolution.loser].ally if resolution.loser is not None else None
-        if ally == FactionId.MORITANI.value and "ecaz-moritani" in snapshot.ruleset.expansions:
-            missing = Violation(
-                "not-implemented",
-                "this engine version does not adjudicate the Moritani ally's card retention yet",
-                "/snapshot/battle",
-            )
-            return illegal(snapshot, [missing], trace, context)
-        summary, state = apply_resolution(snapshot, battle, resolution)
-        return finish(snapshot, state, summary, trace, context)
+        summary, state = apply_resolution(snapshot, battle, resolution, context)
+        return finish(snapshot, state, {"battle": summary}, trace, context)
 
 
 def choose_casualties(snapshot: Snapshot, action: Action, context: Context) -> Adjudication:
@@ -700,7 +707,7 @@ def choose_casualties(snapshot: Snapshot, action: Action, context: Context) -> A
         winner_loses_dialed(state, action.player, snapshot.battle.territory, regular, elite)
         state.wire["battle"]["resolution"]["steps"].pop(0)
         summary = {"casualties": {"faction": action.player, "regular": regular, "elite": elite}}
-        return finish(snapshot, state, summary, trace, context)
+        return finish(snapshot, state, {"battle": summary}, trace, context)
 
 
 @rule("battle.cards.winner-keeps-or-discards")
@@ -725,7 +732,7 @@ def keep_cards(snapshot: Snapshot, action: Action, context: Context) -> Adjudica
         keep_or_discard(state, action.player, keep)
         state.wire["battle"]["resolution"]["steps"].pop(0)
         summary = {"cards": {"faction": action.player, "kept": keep}}
-        return finish(snapshot, state, summary, trace, context)
+        return finish(snapshot, state, {"battle": summary}, trace, context)
 
 
 def casualty_decision_options(snapshot: Snapshot, decision: Any) -> list[dict[str, Any]]:

@@ -182,7 +182,7 @@ def finish(
             options = decision_options_for(Snapshot.from_dict(state.wire))
     return Adjudication(
         status=RulingStatus.RESOLVED,
-        outcome=MappingProxyType({"summary": {"battle": summary}, "events": state.events, "snapshot": state.wire}),
+        outcome=MappingProxyType({"summary": summary, "events": state.events, "snapshot": state.wire}),
         next=NextStep(decision, tuple(options)),
         violations=(),
         rulings=rulings_of(trace),

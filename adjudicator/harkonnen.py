@@ -142,7 +142,7 @@ def capture_leader(snapshot: Snapshot, action: Action, context: Context) -> Adju
             kill_captive(state, leader)
         state.wire["battle"]["resolution"]["steps"].pop(0)
         summary = {"capture": {"leader": leader, "choice": choice}}
-        return finish(snapshot, state, summary, trace, context)
+        return finish(snapshot, state, {"battle": summary}, trace, context)
 
 
 HANDLERS[ActionType.CAPTURE_LEADER] = capture_leader

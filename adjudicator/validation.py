@@ -459,6 +459,9 @@ class _Checker:
             self.add("faction-not-in-game", f"{decision.player} is not in this game", "pending", "player")
         if decision.type == DecisionType.MORITANI_RETENTION:
             self.retention_decision()
+            self.retention_record()
+        elif decision.type == DecisionType.RETENTION_KARAMA:
+            self.retention_record()
         elif decision.type in (
             DecisionType.BATTLE_CASUALTIES,
             DecisionType.WINNER_CARDS,
@@ -519,6 +522,29 @@ class _Checker:
                 "resolution",
                 "capture",
             )
+
+    def retention_record(self) -> None:
+        """A retention decision continues a resolved battle and matches the battle's retention record."""
+        decision = self.s.pending
+        battle = self.s.battle
+        assert decision is not None
+        resolution = battle.resolution if battle is not None else None
+        record = resolution.get("retention") if resolution is not None else None
+        steps = list(resolution.get("steps", ())) if resolution is not None else []
+        if record is None or not steps or steps[0] != decision.type:
+            self.add("decision-out-of-step", f"no resolved battle is waiting for {decision.type}", "pending", "type")
+            return
+        if decision.type == DecisionType.MORITANI_RETENTION:
+            for key in ("player", "played", "eligible"):
+                value = decision.player if key == "player" else list(decision.get(key) or ())
+                if value != (record.get(key) if key == "player" else list(record.get(key) or ())):
+                    self.add("decision-mismatch", f"'{key}' differs from the battle's retention record", "pending", key)
+        else:
+            responders = list(record.get("responders") or ())
+            if not responders or decision.player != responders[0]:
+                self.add("wrong-decider", "the next Karama holder in storm order answers", "pending", "player")
+            if decision.get("card") != record.get("card") or record.get("card") is None:
+                self.add("decision-mismatch", "'card' differs from the declared card", "pending", "card")
 
     def retention_decision(self) -> None:
         decision = self.s.pending

@@ -118,6 +118,8 @@ class ActionType(StrEnum):
     KEEP_CARDS = "keep-cards"
     CAPTURE_LEADER = "capture-leader"
     RETAIN_CARD = "retain-card"
+    KARAMA_CANCEL = "karama-cancel"
+    KARAMA_PASS = "karama-pass"
     END_SHIPMENT_MOVEMENT = "end-shipment-movement"
     PAY_EXTORTION = "pay-extortion"
     DECLINE_EXTORTION = "decline-extortion"
@@ -131,6 +133,7 @@ class DecisionType(StrEnum):
     WINNER_CARDS = "winner-cards"
     HARKONNEN_CAPTURE = "harkonnen-capture"
     MORITANI_RETENTION = "moritani-retention"
+    RETENTION_KARAMA = "moritani-retention-karama"
 
 
 class BattleResult(StrEnum):

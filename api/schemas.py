@@ -183,6 +183,17 @@ class PlanSchema(Schema):
     kwisatz_haderach = StrictBoolean(metadata={"description": "Atreides only"})
 
 
+class RetentionRecordSchema(Schema):
+    """Moritani's defeated ally: its reserved played cards, the eligible ones, the declared card and the
+    Karama holders still to answer."""
+
+    player = faction_field(required=True)
+    played = fields.List(id_field("card id"), required=True)
+    eligible = fields.List(id_field("card id"), required=True)
+    card = id_field("the declared card, once declared", allow_none=True)
+    responders = fields.List(faction_field(), required=True)
+
+
 class ResolutionSchema(Schema):
     """What a resolved battle decided, kept while its cleanup decisions remain."""
 
@@ -200,6 +211,7 @@ class ResolutionSchema(Schema):
     )
     used_cards = fields.List(id_field("card id"), metadata={"description": "played cards whose effect was used"})
     capture = id_field("advanced Harkonnen win: the loser's leader drawn for capture", allow_none=True)
+    retention = fields.Nested(RetentionRecordSchema, allow_none=True)
 
 
 class BattleSchema(Schema):
@@ -235,6 +247,8 @@ class DecisionSchema(Schema):
     strength = StrictNumber(allow_none=True, metadata={"description": "battle-casualties: dialed strength to lose"})
     leader = id_field("harkonnen-capture: the drawn leader", allow_none=True)
     opponent = faction_field(allow_none=True, metadata={"description": "battle-plan: the opposing side"})
+    ally = faction_field(allow_none=True, metadata={"description": "moritani-retention-karama: the defeated ally"})
+    card = id_field("moritani-retention-karama: the card the ally declared", allow_none=True)
     dial_max = StrictNumber(allow_none=True, metadata={"description": "battle-plan: the highest legal dial"})
     spice_max = count_field(10000, "battle-plan: the most support spice it may commit", allow_none=True)
 

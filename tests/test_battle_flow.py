@@ -75,3 +75,45 @@ def test_lock_lock_resolve_and_clean_up(client: FlaskClient) -> None:
 
     repeat = client.post("/v1/rulings", json={"snapshot": snapshot, "action": {"type": "resolve-battle"}}).get_json()
     assert repeat["status"] == "illegal" and repeat["violations"][0]["code"] == "no-battle"
+
+
+def test_moritani_retention_through_a_karama_cancellation(client: FlaskClient) -> None:
+    """resolve-battle, the winner's card choice, the ally's retention, a Karama cancelling it, and the
+    settlement: each answer's snapshot and one of its options fed back, every card kept exactly once."""
+    snapshot = base_snapshot("moritani-duel")
+    snapshot["battle"]["plans"]["atreides"].update({"weapon": "crysknife", "dial": 2})
+    snapshot["battle"]["plans"]["harkonnen"].update({"weapon": "chaumas", "defense": "shield"})
+    snapshot["factions"]["emperor"]["hand"] = ["karama"]
+    all_cards = _cards(snapshot)
+
+    def rule(action: dict[str, Any]) -> dict[str, Any]:
+        nonlocal snapshot
+        answer = client.post("/v1/rulings", json={"snapshot": snapshot, "action": action}).get_json()
+        assert answer["status"] == "resolved", answer["violations"]
+        snapshot = answer["outcome"]["snapshot"]
+        assert _cards(snapshot) == all_cards
+        return answer
+
+    answer = rule({"type": "resolve-battle"})
+    assert answer["outcome"]["summary"]["battle"]["winner"] == "harkonnen"
+    assert answer["next"]["decision"]["type"] == "winner-cards"
+    spice = {f: s["spice"] for f, s in snapshot["factions"].items()}
+
+    answer = rule(next(o for o in answer["next"]["options"] if o["cards"] == ["chaumas", "shield"]))
+    assert answer["next"]["decision"]["type"] == "moritani-retention"
+    assert answer["next"]["decision"]["eligible"] == ["crysknife"]
+
+    answer = rule({"type": "retain-card", "player": "atreides", "card": "crysknife"})
+    decision = answer["next"]["decision"]
+    assert (decision["type"], decision["player"]) == ("moritani-retention-karama", "emperor")
+
+    answer = rule({"type": "karama-cancel", "player": "emperor", "card": "karama"})
+    assert answer["next"]["decision"] is None and snapshot["battle"] is None
+    assert snapshot["discard"].count("karama") == 1 and "crysknife" in snapshot["discard"]
+    assert snapshot["factions"]["harkonnen"]["hand"] == ["chaumas", "shield"]
+    assert {f: s["spice"] for f, s in snapshot["factions"].items()} == spice  # nothing paid again
+
+    stale = client.post(
+        "/v1/rulings", json={"snapshot": snapshot, "action": {"type": "karama-pass", "player": "emperor"}}
+    ).get_json()
+    assert stale["status"] == "illegal" and stale["violations"][0]["code"] == "no-such-decision"

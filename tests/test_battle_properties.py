@@ -111,13 +111,32 @@ def battles(draw: st.DrawFn) -> dict[str, Any]:
     if "bene-gesserit" in factions and draw(st.booleans()):
         advisors.append({"territory": "arrakeen", "sector": 9, "count": 1})
         factions["bene-gesserit"]["reserves"]["regular"] -= 1
+    moritani_ally = draw(st.sampled_from([None, aggressor, defender]))
+    expansions = sorted(EXPANSIONS)
+    if moritani_ally is not None and "moritani" not in factions:
+        # Moritani in the game, allied with one side: its losses open the retention decision
+        factions["moritani"] = {
+            "spice": 5,
+            "reserves": {"regular": 20, "elite": 0},
+            "tanks": {"regular": 0, "elite": 0},
+            "hand": [],
+            "traitors": [],
+            "ally": moritani_ally,
+        }
+        opponent = defender if moritani_ally == aggressor else aggressor
+        if "karama#2" not in used and draw(st.booleans()):
+            factions[opponent]["hand"].append("karama#2")  # someone who may answer the Karama window
+            used.add("karama#2")
+        factions[moritani_ally]["ally"] = "moritani"
+        storm_order.append("moritani")
+        expansions = sorted({*EXPANSIONS, "ecaz-moritani"})
     if advanced and "atreides" in (aggressor, defender) and draw(st.booleans()):
         factions["atreides"]["kwisatz_haderach"] = {"status": "active", "used_in": None, "battle_losses": 7}
         if plans["atreides"]["leader"] or plans["atreides"]["cheap_hero"]:
             plans["atreides"]["kwisatz_haderach"] = draw(st.booleans())
     return {
         "format": "dune-snapshot/1",
-        "ruleset": {"expansions": sorted(EXPANSIONS), "advanced": advanced, "variants": []},
+        "ruleset": {"expansions": expansions, "advanced": advanced, "variants": []},
         "turn": 2,
         "phase": "battle",
         "storm_sector": 3,
@@ -191,7 +210,7 @@ def test_battle_invariants_through_cleanup(raw: dict[str, Any], data: st.DataObj
     again = adjudicate(load_snapshot(wire), Action(ActionType.RESOLVE_BATTLE)).to_dict()
     assert json.dumps(first, sort_keys=True) == json.dumps(again, sort_keys=True)
     current, answer = wire, first
-    for _ in range(5):  # casualties, winner cards, capture
+    for _ in range(8):  # casualties, winner cards, retention, Karama window, capture
         after = check_step(current, answer)
         if after is None or answer["next"]["decision"] is None:
             break
@@ -247,7 +266,7 @@ def test_locking_plans_from_the_options_then_resolving_keeps_the_invariants(
         current = after
         options = {"options": answer["next"]["options"], "decision": answer["next"]["decision"]}
     answer = adjudicate(load_snapshot(current), Action(ActionType.RESOLVE_BATTLE)).to_dict()
-    for _ in range(5):
+    for _ in range(8):
         after = check_step(current, answer)
         if after is None or answer["next"]["decision"] is None:
             break

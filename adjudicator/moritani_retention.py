@@ -1,0 +1,237 @@
+"""Moritani's alliance power: the defeated ally keeps one played card (E3 p.6; FAQ Nov 2020 pp.7-8).
+
+When Moritani's ally loses a battle that has a winner, its played cards stay reserved in its plan
+(not discarded) while the winner's cleanup runs; then the ally may keep one card that a winner could
+have kept. Declaring a card opens a Karama window: Karama can stop an alliance ability, so any other
+holder of a Karama card (and, in the advanced game, the Bene Gesserit with a Worthless card) may
+cancel it, asked one at a time in storm order; Moritani cannot cancel its own power. Declined or
+cancelled, every played card is discarded once; otherwise the kept card returns to the ally's hand.
+The declare-then-respond sequence and the place of this step before Harkonnen capture are the
+register's provisional orderings (questions retention-karama-timing, retention-continuation-order).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .battle_state import STEP_DECISIONS, NextSnapshot, answer_violation, finish, illegal
+from .cards import can_retain_battle_card
+from .catalog import card_kind, catalog
+from .engine import HANDLERS, Action, Context, register_decision
+from .registers import get_question, implements, rule, tracing
+from .results import Adjudication
+from .snapshot import Decision, Snapshot
+from .vocabulary import ActionType, CardCategory, DecisionType, FactionId
+
+MORITANI = FactionId.MORITANI.value
+TRAITOR_QUESTION = "retention-traitor-mandatory-cards"
+implements(TRAITOR_QUESTION, "apply-traitor-exception", "always-ineligible")
+implements("retention-karama-timing", "declare-then-karama")
+implements("retention-continuation-order", "retention-first")
+
+
+@rule("moritani.retention.opportunity")
+def retention_opportunity(snapshot: Snapshot, winner: str | None, loser: str | None) -> bool:
+    """Only Moritani's ally, losing a battle that has a winner, may keep a played card; Moritani itself
+    and factions without a Moritani alliance get nothing."""
+    if winner is None or loser is None or loser == MORITANI:
+        return False
+    return snapshot.factions[loser].ally == MORITANI
+
+
+def _applies(snapshot: Snapshot, winner: str | None, loser: str | None) -> bool:
+    """Whether to run (and record) the opportunity rule at all: only where Moritani is allied."""
+    moritani = snapshot.factions.get(MORITANI)
+    if moritani is None or moritani.ally is None or "ecaz-moritani" not in snapshot.ruleset.expansions:
+        return False
+    return retention_opportunity(snapshot, winner, loser)
+
+
+@rule("moritani.retention.eligible-cards")
+def eligible_cards(played: list[str], used: set[str], decided_by_traitor: bool, choice: str) -> list[str]:
+    """The ally may keep only a played card that a winner could have kept."""
+    eligible = []
+    for card in played:
+        if decided_by_traitor and card_kind(card) in ("poison-tooth", "artillery-strike"):
+            if choice == "always-ineligible":
+                continue
+            if can_retain_battle_card(card, used=card in used, decided_by_traitor=True):
+                eligible.append(traitor_exception_for_ally(card))
+            continue
+        if can_retain_battle_card(card, used=card in used, decided_by_traitor=decided_by_traitor):
+            eligible.append(card)
+    return eligible
+
+
+@rule("moritani.retention.traitor-exception")
+def traitor_exception_for_ally(card: str) -> str:
+    """After a traitor loss, the ally's Artillery Strike or Poison Tooth counts as unused, as it would
+    for a winner (question retention-traitor-mandatory-cards, default apply-traitor-exception)."""
+    return card
+
+
+def retention_step(
+    snapshot: Snapshot,
+    state: NextSnapshot,
+    winner: str | None,
+    loser: str | None,
+    used: set[str],
+    decided_by_traitor: bool,
+    interpretations: dict[str, str],
+) -> dict[str, Any] | None:
+    """Called by the battle resolution: the retention record, or None when there is no opportunity."""
+    if not _applies(snapshot, winner, loser):
+        return None
+    assert loser is not None
+    plan = state.wire["battle"]["plans"][loser]
+    played = [c for c in (plan["cheap_hero"], plan["weapon"], plan["defense"]) if c is not None]
+    choice = interpretations.get(TRAITOR_QUESTION) or get_question(TRAITOR_QUESTION).default or ""
+    eligible = eligible_cards(played, used, decided_by_traitor, choice) if played else []
+    if not eligible:
+        return None  # nothing it could keep: its cards are discarded as any loser's
+    state.event("cards-reserved", "moritani.retention.opportunity", faction=loser, cards=played)
+    return {"player": loser, "played": played, "eligible": eligible, "card": None, "responders": []}
+
+
+def _retention_decision(wire: dict[str, Any]) -> dict[str, Any]:
+    record = wire["battle"]["resolution"]["retention"]
+    return {
+        "type": DecisionType.MORITANI_RETENTION.value,
+        "player": record["player"],
+        "owner": MORITANI,
+        "played": list(record["played"]),
+        "eligible": list(record["eligible"]),
+    }
+
+
+def _window_decision(wire: dict[str, Any]) -> dict[str, Any]:
+    record = wire["battle"]["resolution"]["retention"]
+    responder = record["responders"][0]
+    return {
+        "type": DecisionType.RETENTION_KARAMA.value,
+        "player": responder,
+        "owner": MORITANI,
+        "ally": record["player"],
+        "card": record["card"],
+        "eligible": _karama_cards(wire, responder),
+    }
+
+
+def _karama_cards(wire: dict[str, Any], faction: str) -> list[str]:
+    """Cards this faction can play as a Karama: Karama cards, and for the advanced Bene Gesserit
+    Worthless cards too."""
+    hand = wire["factions"][faction]["hand"]
+    usable = [c for c in hand if card_kind(c) == "karama"]
+    if faction == FactionId.BENE_GESSERIT.value and wire["ruleset"]["advanced"]:
+        usable += [c for c in hand if catalog().cards[card_kind(c)].category is CardCategory.WORTHLESS]
+    return usable
+
+
+def _responders(wire: dict[str, Any]) -> list[str]:
+    return [f for f in wire["storm_order"] if f != MORITANI and _karama_cards(wire, f)]
+
+
+@rule("moritani.retention.discard-unkept")
+def discard_unkept(state: NextSnapshot, ally: str, keep: str | None) -> None:
+    """Every played card the ally does not keep is discarded, once."""
+    plan = state.wire["battle"]["plans"][ally]
+    for slot in ("cheap_hero", "weapon", "defense"):
+        if plan[slot] is not None and plan[slot] == keep:
+            state.return_to_hand(ally, slot, "moritani.retention.choose-one-or-none")
+        else:
+            state.discard_from_plan(ally, slot, "moritani.retention.discard-unkept")
+
+
+def _settle(state: NextSnapshot, keep: str | None) -> None:
+    record = state.wire["battle"]["resolution"]["retention"]
+    discard_unkept(state, record["player"], keep)
+    state.wire["battle"]["resolution"]["steps"].pop(0)
+
+
+def retain_card(snapshot: Snapshot, action: Action, context: Context) -> Adjudication:
+    with tracing() as trace:
+        problem = answer_violation(snapshot, action, DecisionType.MORITANI_RETENTION.value)
+        if problem is not None:
+            return illegal(snapshot, [problem], trace, context)
+        state = NextSnapshot(snapshot)
+        card = action.fields.get("card")
+        record = state.wire["battle"]["resolution"]["retention"]
+        if card is None:
+            _settle(state, None)
+            return finish(
+                snapshot,
+                state,
+                {"moritani": {"retention": {"faction": record["player"], "kept": None}}},
+                trace,
+                context,
+            )
+        record["card"] = card
+        responders = declare_retention(state, card)
+        if not responders:
+            _settle(state, card)
+            summary = {"retention": {"faction": record["player"], "kept": card}}
+        else:
+            record["responders"] = responders
+            state.wire["battle"]["resolution"]["steps"][0] = DecisionType.RETENTION_KARAMA.value
+            summary = {"retention": {"faction": record["player"], "declared": card}}
+        return finish(snapshot, state, {"moritani": summary}, trace, context)
+
+
+@rule("moritani.retention.karama-window")
+def declare_retention(state: NextSnapshot, card: str) -> list[str]:
+    """Declaring the kept card opens a Karama window: Karama can stop an alliance ability; every holder
+    of a Karama but Moritani may cancel, asked in storm order."""
+    responders = _responders(state.wire)
+    state.event("retention-declared", "moritani.retention.karama-window", card=card, responders=responders)
+    return responders
+
+
+@rule("moritani.retention.karama-cancels")
+def cancel_retention(state: NextSnapshot, faction: str, karama: str) -> None:
+    """A Karama played against the retention cancels it: the Karama is spent and every played card is
+    discarded."""
+    state.wire["factions"][faction]["hand"].remove(karama)
+    state.wire["discard"].append(karama)
+    state.event("card-discarded", "moritani.retention.karama-cancels", faction=faction, card=karama, karama=True)
+
+
+def karama_response(snapshot: Snapshot, action: Action, context: Context) -> Adjudication:
+    with tracing() as trace:
+        problem = answer_violation(snapshot, action, DecisionType.RETENTION_KARAMA.value)
+        if problem is not None:
+            return illegal(snapshot, [problem], trace, context)
+        assert action.player is not None
+        state = NextSnapshot(snapshot)
+        record = state.wire["battle"]["resolution"]["retention"]
+        if action.type is ActionType.KARAMA_CANCEL:
+            cancel_retention(state, action.player, str(action.fields["card"]))
+            _settle(state, None)
+            summary = {"retention": {"faction": record["player"], "kept": None, "cancelled_by": action.player}}
+        else:
+            record["responders"].pop(0)
+            if record["responders"]:
+                summary = {
+                    "retention": {"faction": record["player"], "declared": record["card"], "passed": action.player}
+                }
+            else:
+                _settle(state, record["card"])
+                summary = {"retention": {"faction": record["player"], "kept": record["card"]}}
+        return finish(snapshot, state, {"moritani": summary}, trace, context)
+
+
+def window_options(snapshot: Snapshot, decision: Decision) -> list[dict[str, Any]]:
+    player = decision.player
+    options: list[dict[str, Any]] = [
+        {"type": ActionType.KARAMA_CANCEL.value, "player": player, "card": card}
+        for card in decision.get("eligible", ())
+    ]
+    options.append({"type": ActionType.KARAMA_PASS.value, "player": player})
+    return options
+
+
+HANDLERS[ActionType.RETAIN_CARD] = retain_card
+HANDLERS[ActionType.KARAMA_CANCEL] = karama_response
+HANDLERS[ActionType.KARAMA_PASS] = karama_response
+register_decision(DecisionType.RETENTION_KARAMA.value, window_options, self_contained=True)
+STEP_DECISIONS[DecisionType.MORITANI_RETENTION.value] = _retention_decision
+STEP_DECISIONS[DecisionType.RETENTION_KARAMA.value] = _window_decision
