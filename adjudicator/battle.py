@@ -20,6 +20,7 @@ from .catalog import catalog
 from .engine import HANDLERS, Action, Context, register_decision
 from .harkonnen import captive_returns, captives_return_when_leaderless, capture_step, harkonnen_leaderless
 from .moritani_retention import retention_step
+from .moritani_special import special_karama_step
 from .registers import get_question, implements, rule, tracing
 from .results import Adjudication, Violation
 from .snapshot import Battle, Plan, Snapshot, halves_to_number
@@ -489,6 +490,8 @@ def apply_resolution(
                 winner_loses_dialed(state, res.winner, territory, **options[0])
             else:
                 steps.append(DecisionType.BATTLE_CASUALTIES.value)
+        if special_karama_step(snapshot, state, res.winner, res.loser):
+            steps.append(DecisionType.MORITANI_SPECIAL_KARAMA.value)
         remaining = [c for c in (state.wire["battle"]["plans"][res.winner][s] for s in ("weapon", "defense")) if c]
         if remaining:
             steps.append(DecisionType.WINNER_CARDS.value)

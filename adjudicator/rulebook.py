@@ -2,6 +2,26 @@
 
 from __future__ import annotations
 
-from . import battle, battle_plans, cards, harkonnen, moritani, moritani_retention, plan_decision, secrecy
+from . import (
+    battle,
+    battle_plans,
+    cards,
+    harkonnen,
+    moritani,
+    moritani_retention,
+    moritani_special,
+    plan_decision,
+    secrecy,
+)
 
-RULE_MODULES = (battle, battle_plans, cards, harkonnen, moritani, moritani_retention, plan_decision, secrecy)
+RULE_MODULES = (
+    battle,
+    battle_plans,
+    cards,
+    harkonnen,
+    moritani,
+    moritani_retention,
+    moritani_special,
+    plan_decision,
+    secrecy,
+)

@@ -117,6 +117,7 @@ class FactionState:
     leaders: Mapping[str, LeaderState]
     ally: str | None
     kwisatz_haderach: KwisatzHaderach | None = None
+    special_karama_used: bool = False  # advanced: the faction's once-a-game special Karama power is spent
 
     @classmethod
     def from_dict(cls, raw: Mapping[str, Any]) -> FactionState:
@@ -131,6 +132,7 @@ class FactionState:
             kwisatz_haderach=None
             if raw.get("kwisatz_haderach") is None
             else KwisatzHaderach.from_dict(raw["kwisatz_haderach"]),
+            special_karama_used=bool(raw.get("special_karama_used", False)),
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -145,6 +147,8 @@ class FactionState:
         }
         if self.kwisatz_haderach is not None:
             out["kwisatz_haderach"] = self.kwisatz_haderach.to_dict()
+        if self.special_karama_used:
+            out["special_karama_used"] = True
         return out
 
 

@@ -462,6 +462,19 @@ class _Checker:
             self.retention_record()
         elif decision.type == DecisionType.RETENTION_KARAMA:
             self.retention_record()
+        elif decision.type == DecisionType.MORITANI_SPECIAL_KARAMA:
+            battle = self.s.battle
+            resolution = battle.resolution if battle is not None else None
+            steps = list(resolution.get("steps", ())) if resolution is not None else []
+            if resolution is None or not steps or steps[0] != decision.type or resolution.get("loser") != "moritani":
+                self.add(
+                    "decision-out-of-step",
+                    "no battle Moritani lost is waiting for its special Karama",
+                    "pending",
+                    "type",
+                )
+            elif decision.player != FactionId.MORITANI:
+                self.add("wrong-decider", "the special Karama is Moritani's", "pending", "player")
         elif decision.type in (
             DecisionType.BATTLE_CASUALTIES,
             DecisionType.WINNER_CARDS,

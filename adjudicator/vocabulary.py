@@ -120,6 +120,7 @@ class ActionType(StrEnum):
     RETAIN_CARD = "retain-card"
     KARAMA_CANCEL = "karama-cancel"
     KARAMA_PASS = "karama-pass"
+    FORCE_WINNER_CARDS = "force-winner-cards"
     END_SHIPMENT_MOVEMENT = "end-shipment-movement"
     PAY_EXTORTION = "pay-extortion"
     DECLINE_EXTORTION = "decline-extortion"
@@ -134,6 +135,7 @@ class DecisionType(StrEnum):
     HARKONNEN_CAPTURE = "harkonnen-capture"
     MORITANI_RETENTION = "moritani-retention"
     RETENTION_KARAMA = "moritani-retention-karama"
+    MORITANI_SPECIAL_KARAMA = "moritani-special-karama"
 
 
 class BattleResult(StrEnum):

@@ -141,6 +141,9 @@ class FactionSchema(Schema):
     kwisatz_haderach = fields.Nested(
         KwisatzHaderachSchema, metadata={"description": "Atreides only (advanced): the Kwisatz Haderach token"}
     )
+    special_karama_used = StrictBoolean(
+        metadata={"description": "advanced: its once-a-game special Karama power is spent (default false)"}
+    )
 
 
 class ForceStackSchema(Schema):
@@ -249,6 +252,9 @@ class DecisionSchema(Schema):
     opponent = faction_field(allow_none=True, metadata={"description": "battle-plan: the opposing side"})
     ally = faction_field(allow_none=True, metadata={"description": "moritani-retention-karama: the defeated ally"})
     card = id_field("moritani-retention-karama: the card the ally declared", allow_none=True)
+    karama = fields.List(
+        id_field("card id"), metadata={"description": "moritani-special-karama: Karama cards to spend"}
+    )
     dial_max = StrictNumber(allow_none=True, metadata={"description": "battle-plan: the highest legal dial"})
     spice_max = count_field(10000, "battle-plan: the most support spice it may commit", allow_none=True)
 
@@ -283,6 +289,10 @@ class ActionSchema(Schema):
     player = faction_field(allow_none=True, metadata={"description": "the acting faction"})
     card = id_field("retain-card: the card kept, or null to decline", allow_none=True)
     cards = fields.List(id_field("card id"), validate=validate.Length(max=3), metadata={"description": "keep-cards"})
+    keep = fields.List(id_field("card id"), metadata={"description": "force-winner-cards: cards the winner must keep"})
+    discard = fields.List(
+        id_field("card id"), metadata={"description": "force-winner-cards: cards the winner must discard"}
+    )
     regular = count_field(20, "choose-casualties: regular forces lost")
     elite = count_field(20, "choose-casualties: elite forces lost")
     leader = id_field("capture-leader: the drawn leader; lock-battle-plan: the leader", allow_none=True)

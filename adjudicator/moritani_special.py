@@ -1,0 +1,143 @@
+"""Moritani's advanced special Karama (supplied PDF, physical p.35): after losing a battle, an unspent
+native Moritani may spend one Karama card to force its winning opponent to keep and/or discard any of
+the cards the winner played.
+
+The opportunity comes before the winner's own card choice. Compulsory discards (Cheap Hero, a used
+Poison Tooth, an Artillery Strike) have already happened, so a forced keep can only target a card the
+winner could ordinarily keep: that precedence is the register's provisional ordering (question
+moritani-special-karama-precedence). Cards left unchanged stay with the winner's ordinary choice.
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+from .battle_state import STEP_DECISIONS, NextSnapshot, answer_violation, finish, illegal
+from .catalog import card_kind
+from .engine import HANDLERS, Action, Context, register_decision
+from .registers import implements, rule, tracing
+from .results import Adjudication
+from .snapshot import Decision, Snapshot
+from .vocabulary import ActionType, DecisionType, FactionId
+
+MORITANI = FactionId.MORITANI.value
+implements("moritani-special-karama-precedence", "compulsory-first")
+
+
+def _karama_in_hand(wire: dict[str, Any]) -> list[str]:
+    return [c for c in wire["factions"][MORITANI]["hand"] if card_kind(c) == "karama"]
+
+
+def _winner_cards(wire: dict[str, Any], winner: str) -> list[str]:
+    plan = wire["battle"]["plans"][winner]
+    return [c for c in (plan["weapon"], plan["defense"]) if c is not None]
+
+
+@rule("moritani.special-karama.opportunity")
+def special_karama_opportunity(snapshot: Snapshot, state: NextSnapshot, winner: str | None, loser: str | None) -> bool:
+    """Advanced: Moritani, having lost a battle, may spend one Karama once per game to force the winner to
+    keep or discard the cards it played."""
+    moritani = state.wire["factions"][MORITANI]
+    return (
+        loser == MORITANI
+        and winner is not None
+        and not moritani.get("special_karama_used", False)
+        and bool(_karama_in_hand(state.wire))
+        and bool(_winner_cards(state.wire, winner))
+    )
+
+
+def special_karama_step(snapshot: Snapshot, state: NextSnapshot, winner: str | None, loser: str | None) -> bool:
+    """Called by the battle resolution, after the compulsory discards: whether to open the opportunity."""
+    if not snapshot.ruleset.advanced or MORITANI not in snapshot.factions or loser != MORITANI:
+        return False
+    if not special_karama_opportunity(snapshot, state, winner, loser):
+        return False
+    compulsory_discards_first()
+    return True
+
+
+@rule("moritani.special-karama.compulsory-first")
+def compulsory_discards_first() -> None:
+    """Compulsory discards finish before Moritani's special Karama, which can then force keeps only of cards
+    a winner may ordinarily keep (question moritani-special-karama-precedence, default compulsory-first)."""
+
+
+def _decision(wire: dict[str, Any]) -> dict[str, Any]:
+    battle = wire["battle"]
+    winner = battle["resolution"]["winner"]
+    return {
+        "type": DecisionType.MORITANI_SPECIAL_KARAMA.value,
+        "player": MORITANI,
+        "owner": MORITANI,
+        "opponent": winner,
+        "territory": battle["territory"],
+        "eligible": _winner_cards(wire, winner),
+        "karama": _karama_in_hand(wire),
+    }
+
+
+def special_karama_options(snapshot: Snapshot, decision: Decision) -> list[dict[str, Any]]:
+    """Decline, or spend one Karama with disjoint forced-keep and forced-discard sets (not both empty)."""
+    cards = list(decision.get("eligible", ()))
+    options: list[dict[str, Any]] = [
+        {"type": ActionType.FORCE_WINNER_CARDS.value, "player": MORITANI, "card": None, "keep": [], "discard": []}
+    ]
+    for karama in decision.get("karama", ()):
+        for assignment in itertools.product(("keep", "discard", None), repeat=len(cards)):
+            keep = [c for c, a in zip(cards, assignment, strict=True) if a == "keep"]
+            discard = [c for c, a in zip(cards, assignment, strict=True) if a == "discard"]
+            if keep or discard:
+                options.append(
+                    {
+                        "type": ActionType.FORCE_WINNER_CARDS.value,
+                        "player": MORITANI,
+                        "card": karama,
+                        "keep": keep,
+                        "discard": discard,
+                    }
+                )
+    return options
+
+
+@rule("moritani.special-karama.force")
+def force_winner_cards(state: NextSnapshot, winner: str, karama: str, keep: list[str], discard: list[str]) -> None:
+    """The Karama is spent (once per game); the forced cards are kept or discarded; the others stay with the
+    winner's own choice."""
+    moritani = state.wire["factions"][MORITANI]
+    moritani["hand"].remove(karama)
+    state.wire["discard"].append(karama)
+    moritani["special_karama_used"] = True
+    state.event("card-discarded", "moritani.special-karama.force", faction=MORITANI, card=karama, karama=True)
+    plan = state.wire["battle"]["plans"][winner]
+    for slot in ("weapon", "defense"):
+        if plan[slot] in keep:
+            state.return_to_hand(winner, slot, "moritani.special-karama.force")
+        elif plan[slot] in discard:
+            state.discard_from_plan(winner, slot, "moritani.special-karama.force")
+
+
+def answer_special_karama(snapshot: Snapshot, action: Action, context: Context) -> Adjudication:
+    with tracing() as trace:
+        problem = answer_violation(snapshot, action, DecisionType.MORITANI_SPECIAL_KARAMA.value)
+        if problem is not None:
+            return illegal(snapshot, [problem], trace, context)
+        state = NextSnapshot(snapshot)
+        resolution = state.wire["battle"]["resolution"]
+        winner = resolution["winner"]
+        karama = action.fields.get("card")
+        keep, discard = list(action.fields.get("keep") or ()), list(action.fields.get("discard") or ())
+        if karama is not None:
+            force_winner_cards(state, winner, str(karama), keep, discard)
+        steps = resolution["steps"]
+        steps.pop(0)
+        if steps and steps[0] == DecisionType.WINNER_CARDS.value and not _winner_cards(state.wire, winner):
+            steps.pop(0)  # nothing left for the winner to choose
+        summary = {"special_karama": {"spent": karama, "keep": keep, "discard": discard}}
+        return finish(snapshot, state, {"moritani": summary}, trace, context)
+
+
+HANDLERS[ActionType.FORCE_WINNER_CARDS] = answer_special_karama
+register_decision(DecisionType.MORITANI_SPECIAL_KARAMA.value, special_karama_options, self_contained=True)
+STEP_DECISIONS[DecisionType.MORITANI_SPECIAL_KARAMA.value] = _decision
