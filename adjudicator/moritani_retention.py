@@ -19,7 +19,7 @@ from .cards import can_retain_battle_card
 from .catalog import card_kind, catalog
 from .engine import HANDLERS, Action, Context, register_decision
 from .registers import get_question, implements, rule, tracing
-from .results import Adjudication
+from .results import Adjudication, Violation
 from .snapshot import Decision, Snapshot
 from .vocabulary import ActionType, CardCategory, DecisionType, FactionId
 
@@ -195,8 +195,33 @@ def cancel_retention(state: NextSnapshot, faction: str, karama: str) -> None:
     state.event("card-discarded", "moritani.retention.karama-cancels", faction=faction, card=karama, karama=True)
 
 
+def reserved_cards(snapshot: Snapshot) -> tuple[str | None, list[str]]:
+    """The faction whose played cards are reserved for its retention choice, and those cards."""
+    battle = snapshot.battle
+    record = battle.resolution.get("retention") if battle is not None and battle.resolution is not None else None
+    if not record:
+        return None, []
+    return record.get("player"), list(record.get("played") or ())
+
+
+@rule("moritani.retention.reserved")
+def reservation_violation(faction: str | None, card: str, path: str) -> Violation:
+    """From the battle's outcome until the retention settles, the ally's played cards are reserved: no
+    other power may spend them."""
+    return Violation(
+        "card-reserved",
+        f"{card} is reserved for {faction}'s retention choice until it settles",
+        path,
+        "moritani.retention.reserved",
+    )
+
+
 def karama_response(snapshot: Snapshot, action: Action, context: Context) -> Adjudication:
     with tracing() as trace:
+        owner, reserved = reserved_cards(snapshot)
+        card = action.fields.get("card")
+        if action.type is ActionType.KARAMA_CANCEL and card in reserved:
+            return illegal(snapshot, [reservation_violation(owner, str(card), "/action/card")], trace, context)
         problem = answer_violation(snapshot, action, DecisionType.RETENTION_KARAMA.value)
         if problem is not None:
             return illegal(snapshot, [problem], trace, context)

@@ -34,6 +34,9 @@ class Citation:
 
     @classmethod
     def from_dict(cls, raw: Mapping[str, Any]) -> Citation:
+        unknown = set(raw) - {"source", "page_kind", "page", "timestamp", "section", "note"}
+        if unknown:
+            raise RegisterError(f"a citation has unknown keys {sorted(map(str, unknown))}: {dict(raw)}")
         return cls(
             source=raw["source"],
             page_kind=None if raw.get("page_kind") is None else PageKind(raw["page_kind"]),

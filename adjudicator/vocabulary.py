@@ -121,6 +121,7 @@ class ActionType(StrEnum):
     KARAMA_CANCEL = "karama-cancel"
     KARAMA_PASS = "karama-pass"
     FORCE_WINNER_CARDS = "force-winner-cards"
+    CHOAM_CASH_IN = "choam-cash-in"
     END_SHIPMENT_MOVEMENT = "end-shipment-movement"
     PAY_EXTORTION = "pay-extortion"
     DECLINE_EXTORTION = "decline-extortion"

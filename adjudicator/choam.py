@@ -1,0 +1,98 @@
+"""CHOAM's advanced special Karama: discard Treachery cards from its hand for 3 spice each.
+
+Every faction's special Karama power is used once per game by discarding a Karama card (base
+rulebook, advanced Karama). CHOAM's turns the cards it names into 3 spice each from the bank. Cards
+reserved for Moritani's ally's retention choice cannot be cashed in.
+"""
+
+from __future__ import annotations
+
+from .battle_state import NextSnapshot, illegal
+from .catalog import card_kind
+from .engine import HANDLERS, Action, Context, decision_options_for
+from .moritani_retention import reservation_violation, reserved_cards
+from .registers import rule, tracing
+from .results import Adjudication, NextStep, Provenance, Violation, rulings_of
+from .snapshot import Snapshot
+from .vocabulary import ActionType, FactionId, RulingStatus
+
+CHOAM = FactionId.CHOAM.value
+PRICE = 3
+
+
+@rule("choam.special-karama.cash-in")
+def cash_in(state: NextSnapshot, karama: str, cards: list[str]) -> int:
+    """Advanced, once per game: CHOAM discards a Karama and any of its Treachery cards, taking 3 spice from
+    the bank for each card discarded that way."""
+    choam = state.wire["factions"][CHOAM]
+    for card in (karama, *cards):
+        choam["hand"].remove(card)
+        state.wire["discard"].append(card)
+        state.event("card-discarded", "choam.special-karama.cash-in", faction=CHOAM, card=card, karama=card == karama)
+    choam["special_karama_used"] = True
+    state.pay_from_bank(CHOAM, PRICE * len(cards), "choam.special-karama.cash-in", "cards cashed in")
+    return PRICE * len(cards)
+
+
+def choam_cash_in(snapshot: Snapshot, action: Action, context: Context) -> Adjudication:
+    with tracing() as trace:
+        cards = [str(c) for c in action.fields.get("cards") or ()]
+        karama = action.fields.get("card")
+        owner, reserved = reserved_cards(snapshot)
+        problems: list[Violation] = []
+        rule_id = "choam.special-karama.cash-in"
+        if action.player != CHOAM or CHOAM not in snapshot.factions:
+            problems.append(Violation("not-choam", "only CHOAM has this power", "/action/player", rule_id))
+        elif not snapshot.ruleset.advanced:
+            problems.append(
+                Violation("advanced-only", "special Karama powers are advanced rules", "/action/type", rule_id)
+            )
+        elif snapshot.factions[CHOAM].special_karama_used:
+            problems.append(
+                Violation(
+                    "special-karama-spent", "CHOAM's special Karama is used once per game", "/action/type", rule_id
+                )
+            )
+        else:
+            hand = snapshot.factions[CHOAM].hand
+            if karama is None or card_kind(str(karama)) != "karama" or karama not in hand:
+                problems.append(
+                    Violation(
+                        "no-karama",
+                        "the power is used by discarding a Karama card from the hand",
+                        "/action/card",
+                        rule_id,
+                    )
+                )
+            if not cards:
+                problems.append(Violation("no-cards", "name at least one card to cash in", "/action/cards", rule_id))
+            for i, card in enumerate(cards):
+                if owner == CHOAM and card in reserved:
+                    problems.append(reservation_violation(owner, card, f"/action/cards/{i}"))
+                elif card not in hand or card == karama or cards.count(card) > 1:
+                    problems.append(
+                        Violation(
+                            "card-not-in-hand", f"CHOAM does not hold {card} to cash in", f"/action/cards/{i}", rule_id
+                        )
+                    )
+        if problems:
+            return illegal(snapshot, problems, trace, context)
+        state = NextSnapshot(snapshot)
+        paid = cash_in(state, str(karama), cards)
+        pending = snapshot.pending.to_dict() if snapshot.pending is not None else None
+        return Adjudication(
+            status=RulingStatus.RESOLVED,
+            outcome={
+                "summary": {"choam": {"cashed_in": cards, "spice": paid}},
+                "events": state.events,
+                "snapshot": state.wire,
+            },
+            next=NextStep(pending, tuple(decision_options_for(snapshot))),
+            violations=(),
+            rulings=rulings_of(trace),
+            alternatives=(),
+            provenance=Provenance(dict(context.interpretations)),
+        )
+
+
+HANDLERS[ActionType.CHOAM_CASH_IN] = choam_cash_in
