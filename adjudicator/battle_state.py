@@ -28,6 +28,9 @@ def kwisatz_haderach_awakens(token: dict[str, Any]) -> None:
     token["status"] = "active"
 
 
+# called when a battle step has discarded cards (Semuta Drug's opportunity registers here)
+AFTER_DISCARDS: list[Callable[[NextSnapshot], None]] = []
+
 # decision type -> builds the pending decision from the wire snapshot of a resolved battle
 STEP_DECISIONS: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {}
 
@@ -39,6 +42,8 @@ class NextSnapshot:
         # to_dict builds a fresh structure every time, so it can be changed without touching `snapshot`.
         self.wire: dict[str, Any] = snapshot.to_dict()
         self.events: list[dict[str, Any]] = []
+        # battle cards discarded in this step, one batch per discarding faction (for Semuta Drug)
+        self.batches: dict[str, list[str]] = {}
 
     def event(self, kind: str, rule_id: str, **data: Any) -> None:
         self.events.append({"type": kind, **data, "rule": rule_id})
@@ -124,6 +129,7 @@ class NextSnapshot:
             plan[slot] = None
             self.wire["discard"].append(card)
             self.event("card-discarded", rule_id, faction=faction, card=card)
+            self.batches.setdefault(faction, []).append(card)
         return card
 
     def return_to_hand(self, faction: str, slot: str, rule_id: str) -> str | None:
@@ -171,6 +177,9 @@ def open_next_step(snapshot_wire: dict[str, Any]) -> dict[str, Any] | None:
 def finish(
     snapshot: Snapshot, state: NextSnapshot, summary: dict[str, Any], trace: list[str], context: Context
 ) -> Adjudication:
+    if state.batches and state.wire["battle"] is not None:
+        for hook in AFTER_DISCARDS:
+            hook(state)
     decision = open_next_step(state.wire)
     # The working copy is already in wire form; the value objects are built only when listing the
     # options needs more than the decision itself.

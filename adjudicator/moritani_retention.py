@@ -25,6 +25,8 @@ from .vocabulary import ActionType, CardCategory, DecisionType, FactionId
 
 MORITANI = FactionId.MORITANI.value
 TRAITOR_QUESTION = "retention-traitor-mandatory-cards"
+SEMUTA_QUESTION = "retention-semuta-batches"
+implements(SEMUTA_QUESTION, "split-batches", "single-batch")
 implements(TRAITOR_QUESTION, "apply-traitor-exception", "always-ineligible")
 implements("retention-karama-timing", "declare-then-karama")
 implements("retention-continuation-order", "retention-first")
@@ -89,8 +91,25 @@ def retention_step(
     eligible = eligible_cards(played, used, decided_by_traitor, choice) if played else []
     if not eligible:
         return None  # nothing it could keep: its cards are discarded as any loser's
-    state.event("cards-reserved", "moritani.retention.opportunity", faction=loser, cards=played)
+    ineligible = [c for c in played if c not in eligible]
+    semuta_held = any(card_kind(c) == "semuta-drug" for f in state.wire["factions"].values() for c in f["hand"])
+    batches = interpretations.get(SEMUTA_QUESTION) or get_question(SEMUTA_QUESTION).default or ""
+    # Without a Semuta Drug in play the discard timing changes nothing: the never-keepable cards go
+    # with the battle's discards. With one, the batch they join is the register's open ordering.
+    early = ineligible if ineligible and (not semuta_held or initial_batch(batches)) else []
+    for slot in ("cheap_hero", "weapon", "defense"):
+        if plan[slot] in early:
+            state.discard_from_plan(loser, slot, "battle.cards.loser-discards")
+    reserved = [c for c in played if c not in early]
+    state.event("cards-reserved", "moritani.retention.opportunity", faction=loser, cards=reserved)
     return {"player": loser, "played": played, "eligible": eligible, "card": None, "responders": []}
+
+
+@rule("moritani.retention.semuta-batches")
+def initial_batch(choice: str) -> bool:
+    """With a Semuta Drug in play: whether the cards the ally could never keep leave with the battle's first
+    discard batch, before its choice (question retention-semuta-batches, default split-batches)."""
+    return choice == "split-batches"
 
 
 def _retention_decision(wire: dict[str, Any]) -> dict[str, Any]:

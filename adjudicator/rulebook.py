@@ -13,6 +13,7 @@ from . import (
     moritani_special,
     plan_decision,
     secrecy,
+    semuta,
 )
 
 RULE_MODULES = (
@@ -26,4 +27,5 @@ RULE_MODULES = (
     moritani_special,
     plan_decision,
     secrecy,
+    semuta,
 )

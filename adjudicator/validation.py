@@ -570,7 +570,10 @@ class _Checker:
         plan = battle.plans.get(decision.player or "") if battle is not None else None
         plan_cards = set(plan.cards) if plan is not None else set()
         for i, card in enumerate(played):
-            if card not in plan_cards:
+            # a card the ally could never keep may already have left with the battle's first discards
+            # (and a Semuta Drug may have taken it since): only the eligible cards stay reserved
+            own_hand = self.s.factions[decision.player].hand if decision.player in self.s.factions else ()
+            if card not in plan_cards and (card in (decision.get("eligible") or ()) or card in own_hand):
                 self.add(
                     "card-not-where-decision-says",
                     f"{card} is not in {decision.player}'s battle plan",

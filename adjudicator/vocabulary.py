@@ -122,6 +122,8 @@ class ActionType(StrEnum):
     KARAMA_PASS = "karama-pass"
     FORCE_WINNER_CARDS = "force-winner-cards"
     CHOAM_CASH_IN = "choam-cash-in"
+    SEMUTA_TAKE = "semuta-take"
+    SEMUTA_PASS = "semuta-pass"
     END_SHIPMENT_MOVEMENT = "end-shipment-movement"
     PAY_EXTORTION = "pay-extortion"
     DECLINE_EXTORTION = "decline-extortion"
@@ -137,6 +139,7 @@ class DecisionType(StrEnum):
     MORITANI_RETENTION = "moritani-retention"
     RETENTION_KARAMA = "moritani-retention-karama"
     MORITANI_SPECIAL_KARAMA = "moritani-special-karama"
+    SEMUTA_OPPORTUNITY = "semuta-opportunity"
 
 
 class BattleResult(StrEnum):

@@ -197,6 +197,12 @@ class RetentionRecordSchema(Schema):
     responders = fields.List(faction_field(), required=True)
 
 
+class SemutaBatchSchema(Schema):
+    discarder = faction_field(required=True)
+    cards = fields.List(id_field("card id"), required=True)
+    responders = fields.List(faction_field(), required=True)
+
+
 class ResolutionSchema(Schema):
     """What a resolved battle decided, kept while its cleanup decisions remain."""
 
@@ -215,6 +221,9 @@ class ResolutionSchema(Schema):
     used_cards = fields.List(id_field("card id"), metadata={"description": "played cards whose effect was used"})
     capture = id_field("advanced Harkonnen win: the loser's leader drawn for capture", allow_none=True)
     retention = fields.Nested(RetentionRecordSchema, allow_none=True)
+    semuta = fields.List(
+        fields.Nested(SemutaBatchSchema), metadata={"description": "fresh discard batches awaiting a Semuta answer"}
+    )
 
 
 class BattleSchema(Schema):

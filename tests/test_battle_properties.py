@@ -130,6 +130,11 @@ def battles(draw: st.DrawFn) -> dict[str, Any]:
         factions[moritani_ally]["ally"] = "moritani"
         storm_order.append("moritani")
         expansions = sorted({*EXPANSIONS, "ecaz-moritani"})
+    semuta_holder = draw(st.sampled_from([None, *factions]))
+    if semuta_holder is not None:
+        # a Semuta Drug (CHOAM & Richese) lets its holder take a fresh battle discard
+        factions[semuta_holder]["hand"].append("semuta-drug")
+        expansions = sorted({*expansions, "choam-richese"})
     if advanced and "atreides" in (aggressor, defender) and draw(st.booleans()):
         factions["atreides"]["kwisatz_haderach"] = {"status": "active", "used_in": None, "battle_losses": 7}
         if plans["atreides"]["leader"] or plans["atreides"]["cheap_hero"]:
@@ -210,7 +215,7 @@ def test_battle_invariants_through_cleanup(raw: dict[str, Any], data: st.DataObj
     again = adjudicate(load_snapshot(wire), Action(ActionType.RESOLVE_BATTLE)).to_dict()
     assert json.dumps(first, sort_keys=True) == json.dumps(again, sort_keys=True)
     current, answer = wire, first
-    for _ in range(8):  # casualties, winner cards, retention, Karama window, capture
+    for _ in range(12):  # casualties, winner cards, retention, Karama window, capture, Semuta
         after = check_step(current, answer)
         if after is None or answer["next"]["decision"] is None:
             break
@@ -266,7 +271,7 @@ def test_locking_plans_from_the_options_then_resolving_keeps_the_invariants(
         current = after
         options = {"options": answer["next"]["options"], "decision": answer["next"]["decision"]}
     answer = adjudicate(load_snapshot(current), Action(ActionType.RESOLVE_BATTLE)).to_dict()
-    for _ in range(8):
+    for _ in range(12):
         after = check_step(current, answer)
         if after is None or answer["next"]["decision"] is None:
             break

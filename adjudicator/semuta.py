@@ -1,0 +1,127 @@
+"""Semuta Drug (a Richese cache card): take a Treachery card right after another player discards it.
+
+In a battle's cleanup every batch of played cards one faction discards in a step is a fresh discard;
+each batch gives one opportunity, offered to the Semuta holders other than the discarder, one at a
+time in storm order; the first to take a card from the batch spends its Semuta Drug. With Moritani's
+ally losing, how the ally's cards form batches is the register's question retention-semuta-batches:
+by default the cards it could never keep go out with the battle's first batch and its unkept eligible
+cards form a later batch; the alternative reserves every played card until its choice settles. The
+ally's retention pool stays the one fixed when the battle resolved.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .battle_state import AFTER_DISCARDS, STEP_DECISIONS, NextSnapshot, answer_violation, finish, illegal
+from .catalog import card_kind
+from .engine import HANDLERS, Action, Context, register_decision
+from .registers import rule, tracing
+from .results import Adjudication
+from .snapshot import Decision, Snapshot
+from .vocabulary import ActionType, DecisionType
+
+SEMUTA = "semuta-drug"
+
+
+def _semuta_cards(wire: dict[str, Any], faction: str) -> list[str]:
+    return [c for c in wire["factions"][faction]["hand"] if card_kind(c) == SEMUTA]
+
+
+@rule("richese.semuta.opportunity")
+def semuta_opportunity(state: NextSnapshot, discarder: str, cards: list[str]) -> list[str]:
+    """Right after a faction discards, each other holder of a Semuta Drug may take one of those cards,
+    asked in storm order; the batch gives one opportunity."""
+    return [f for f in state.wire["storm_order"] if f != discarder and _semuta_cards(state.wire, f)]
+
+
+def queue_opportunities(state: NextSnapshot) -> None:
+    """After a battle step: one Semuta opportunity per fresh batch that some other faction could take from."""
+    if not any(_semuta_cards(state.wire, f) for f in state.wire["factions"]):
+        state.batches.clear()
+        return
+    resolution = state.wire["battle"]["resolution"]
+    queue = resolution.setdefault("semuta", [])
+    fresh = []
+    for discarder, cards in state.batches.items():
+        responders = semuta_opportunity(state, discarder, cards)
+        if responders:
+            fresh.append({"discarder": discarder, "cards": list(cards), "responders": responders})
+    state.batches.clear()
+    if fresh:
+        queue.extend(fresh)
+        steps = resolution["steps"]
+        if not steps or steps[0] != DecisionType.SEMUTA_OPPORTUNITY.value:
+            steps.insert(0, DecisionType.SEMUTA_OPPORTUNITY.value)
+
+
+def _decision(wire: dict[str, Any]) -> dict[str, Any]:
+    head = wire["battle"]["resolution"]["semuta"][0]
+    responder = head["responders"][0]
+    return {
+        "type": DecisionType.SEMUTA_OPPORTUNITY.value,
+        "player": responder,
+        "owner": head["discarder"],
+        "eligible": [c for c in head["cards"] if c in wire["discard"]],
+        "card": _semuta_cards(wire, responder)[0],
+    }
+
+
+def semuta_options(snapshot: Snapshot, decision: Decision) -> list[dict[str, Any]]:
+    player = decision.player
+    options: list[dict[str, Any]] = [
+        {"type": ActionType.SEMUTA_TAKE.value, "player": player, "card": card} for card in decision.get("eligible", ())
+    ]
+    options.append({"type": ActionType.SEMUTA_PASS.value, "player": player})
+    return options
+
+
+@rule("richese.semuta.take")
+def take_with_semuta(state: NextSnapshot, faction: str, card: str) -> None:
+    """The Semuta Drug is discarded and the chosen card goes from the discard pile to its hand."""
+    hand = state.wire["factions"][faction]["hand"]
+    semuta = _semuta_cards(state.wire, faction)[0]
+    hand.remove(semuta)
+    state.wire["discard"].remove(card)
+    hand.append(card)
+    state.wire["discard"].append(semuta)
+    state.event("card-taken", "richese.semuta.take", faction=faction, card=card, spent=semuta)
+
+
+def answer_semuta(snapshot: Snapshot, action: Action, context: Context) -> Adjudication:
+    with tracing() as trace:
+        problem = answer_violation(snapshot, action, DecisionType.SEMUTA_OPPORTUNITY.value)
+        if problem is not None:
+            return illegal(snapshot, [problem], trace, context)
+        assert action.player is not None
+        state = NextSnapshot(snapshot)
+        resolution = state.wire["battle"]["resolution"]
+        queue = resolution["semuta"]
+        if action.type is ActionType.SEMUTA_TAKE:
+            take_with_semuta(state, action.player, str(action.fields["card"]))
+            queue.pop(0)
+            summary: dict[str, Any] = {"taken": action.fields["card"], "by": action.player}
+        else:
+            queue[0]["responders"].pop(0)
+            if not queue[0]["responders"]:
+                queue.pop(0)
+            summary = {"passed": action.player}
+        _prune(state.wire)
+        if not queue:
+            resolution["steps"].pop(0)
+        return finish(snapshot, state, {"semuta": summary}, trace, context)
+
+
+def _prune(wire: dict[str, Any]) -> None:
+    """Drop holders who no longer have a Semuta Drug, and batches with no holder or no card left."""
+    queue = wire["battle"]["resolution"]["semuta"]
+    for batch in queue:
+        batch["responders"] = [f for f in batch["responders"] if _semuta_cards(wire, f)]
+    queue[:] = [b for b in queue if b["responders"] and any(c in wire["discard"] for c in b["cards"])]
+
+
+HANDLERS[ActionType.SEMUTA_TAKE] = answer_semuta
+HANDLERS[ActionType.SEMUTA_PASS] = answer_semuta
+register_decision(DecisionType.SEMUTA_OPPORTUNITY.value, semuta_options, self_contained=True)
+STEP_DECISIONS[DecisionType.SEMUTA_OPPORTUNITY.value] = _decision
+AFTER_DISCARDS.append(queue_opportunities)
