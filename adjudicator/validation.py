@@ -572,7 +572,8 @@ class _Checker:
         for i, card in enumerate(played):
             # a card the ally could never keep may already have left with the battle's first discards
             # (and a Semuta Drug may have taken it since): only the eligible cards stay reserved
-            own_hand = self.s.factions[decision.player].hand if decision.player in self.s.factions else ()
+            owner_state = self.s.factions.get(decision.player or "")
+            own_hand = owner_state.hand if owner_state is not None else ()
             if card not in plan_cards and (card in (decision.get("eligible") or ()) or card in own_hand):
                 self.add(
                     "card-not-where-decision-says",
