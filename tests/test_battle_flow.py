@@ -117,3 +117,30 @@ def test_moritani_retention_through_a_karama_cancellation(client: FlaskClient) -
         "/v1/rulings", json={"snapshot": snapshot, "action": {"type": "karama-pass", "player": "emperor"}}
     ).get_json()
     assert stale["status"] == "illegal" and stale["violations"][0]["code"] == "no-such-decision"
+
+
+def test_capture_resumes_after_the_retention_without_repeats(client: FlaskClient) -> None:
+    """An advanced Harkonnen win over Moritani's ally: the retention comes first, then the capture drawn
+    when the battle resolved; no payment, loss or draw happens twice on the way."""
+    snapshot = base_snapshot("moritani-duel")
+    snapshot["ruleset"]["advanced"] = True
+    snapshot["battle"]["plans"]["atreides"].update({"weapon": "baliset", "defense": "shield"})
+    answer = client.post("/v1/rulings", json={"snapshot": snapshot, "action": {"type": "resolve-battle"}}).get_json()
+    resolved = answer["outcome"]["snapshot"]
+    drawn = resolved["battle"]["resolution"]["capture"]
+    assert answer["next"]["decision"]["type"] == "moritani-retention" and drawn is not None
+
+    answer = client.post("/v1/rulings", json={"snapshot": resolved, "action": answer["next"]["options"][-1]}).get_json()
+    after = answer["outcome"]["snapshot"]
+    assert answer["next"]["decision"] == {
+        "type": "harkonnen-capture",
+        "player": "harkonnen",
+        "territory": "arrakeen",
+        "leader": drawn,
+        "owner": "atreides",
+    }
+    for faction in after["factions"]:
+        assert after["factions"][faction]["spice"] == resolved["factions"][faction]["spice"]
+        assert after["factions"][faction]["tanks"] == resolved["factions"][faction]["tanks"]
+    assert after["forces"] == resolved["forces"]
+    assert sorted(after["discard"]) == sorted(["baliset", "shield"])
