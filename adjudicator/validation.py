@@ -14,7 +14,7 @@ from typing import Any
 from .catalog import Catalog, Territory, card_kind, catalog, copies_in_play
 from .errors import InvalidSnapshot, Problem
 from .snapshot import Snapshot
-from .vocabulary import CardCategory, DecisionType, DukeStatus, FactionId, LeaderStatus, TerritoryType
+from .vocabulary import CardCategory, DecisionType, DukeStatus, FactionId, LeaderStatus, Phase, TerritoryType
 
 _CARD_ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*(?:#[1-9][0-9]{0,3})?$")
 _DUKE = "duke-vidal"
@@ -462,6 +462,16 @@ class _Checker:
             self.retention_record()
         elif decision.type == DecisionType.RETENTION_KARAMA:
             self.retention_record()
+        elif decision.type in (DecisionType.DUKE_VIDAL_ACQUISITION, DecisionType.DUKE_VIDAL_KARAMA):
+            if self.s.phase is not Phase.SHIPMENT_MOVEMENT or self.s.duke_vidal is None:
+                self.add(
+                    "decision-out-of-step",
+                    "Duke Vidal's acquisition is decided as Shipment and Movement ends",
+                    "pending",
+                    "type",
+                )
+            if decision.type == DecisionType.DUKE_VIDAL_ACQUISITION and decision.player != FactionId.MORITANI:
+                self.add("wrong-decider", "the acquisition is Moritani's", "pending", "player")
         elif decision.type == DecisionType.MORITANI_SPECIAL_KARAMA:
             battle = self.s.battle
             resolution = battle.resolution if battle is not None else None

@@ -122,6 +122,8 @@ class ActionType(StrEnum):
     KARAMA_PASS = "karama-pass"
     FORCE_WINNER_CARDS = "force-winner-cards"
     CHOAM_CASH_IN = "choam-cash-in"
+    ACQUIRE_DUKE_VIDAL = "acquire-duke-vidal"
+    DECLINE_DUKE_VIDAL = "decline-duke-vidal"
     SEMUTA_TAKE = "semuta-take"
     SEMUTA_PASS = "semuta-pass"
     END_SHIPMENT_MOVEMENT = "end-shipment-movement"
@@ -140,6 +142,8 @@ class DecisionType(StrEnum):
     RETENTION_KARAMA = "moritani-retention-karama"
     MORITANI_SPECIAL_KARAMA = "moritani-special-karama"
     SEMUTA_OPPORTUNITY = "semuta-opportunity"
+    DUKE_VIDAL_ACQUISITION = "duke-vidal-acquisition"
+    DUKE_VIDAL_KARAMA = "duke-vidal-karama"
 
 
 class BattleResult(StrEnum):

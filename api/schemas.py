@@ -264,6 +264,9 @@ class DecisionSchema(Schema):
     karama = fields.List(
         id_field("card id"), metadata={"description": "moritani-special-karama: Karama cards to spend"}
     )
+    responders = fields.List(
+        faction_field(), metadata={"description": "duke-vidal-karama: Karama holders still to ask"}
+    )
     dial_max = StrictNumber(allow_none=True, metadata={"description": "battle-plan: the highest legal dial"})
     spice_max = count_field(10000, "battle-plan: the most support spice it may commit", allow_none=True)
 

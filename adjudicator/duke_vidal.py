@@ -1,0 +1,390 @@
+"""Duke Prad Vidal: Moritani's acquisition at the end of Shipment and Movement (E3 pp.6, 9, 16).
+
+`end-shipment-movement` checks, once, whether Moritani faces prospective battles in at least two
+distinct strongholds (battles involving Ecaz do not count). Battle eligibility composes the ordinary
+battle rules: allies do not battle, advisors alone do not battle, forces the storm separates (or,
+by default, forces in the storm sector) do not battle, and the Polar Sink has no battles; the Hidden
+Mobile Stronghold counts as a stronghold (register question duke-hms-stronghold). If eligible,
+Moritani decides whether to take the Duke from whoever holds him; taking him opens a Karama window
+(Karama may prevent the acquisition) before custody changes. Combinations the register leaves open
+(a captured Duke, Ecaz and its ally both present) are answered `not-implemented` for now.
+"""
+
+from __future__ import annotations
+
+from types import MappingProxyType
+from typing import Any
+
+from .battle import STORM_QUESTION, _sector_groups, storm_sector_battle
+from .battle_state import NextSnapshot
+from .catalog import catalog
+from .engine import HANDLERS, Action, Context, decision_options_for, register_decision
+from .moritani_retention import _karama_cards, karama_response
+from .registers import get_question, implements, rule, tracing
+from .results import Adjudication, NextStep, Provenance, Violation, rulings_of
+from .snapshot import Decision, Snapshot
+from .vocabulary import ActionType, DecisionType, DukeStatus, FactionId, Phase, RulingStatus, TerritoryType
+
+MORITANI = FactionId.MORITANI.value
+ECAZ = FactionId.ECAZ.value
+HMS = "hidden-mobile-stronghold"
+implements("duke-hms-stronghold", "hms-counts")
+
+
+def _choice(interpretations: Any, question: str) -> str:
+    return str(interpretations.get(question) or get_question(question).default)
+
+
+@rule("duke-vidal.acquisition.battle-eligibility")
+def battle_exclusion(snapshot: Snapshot, territory: str, opponent: str, interpretations: Any) -> str | None:
+    """A prospective battle needs forces that can battle: not allies, not separated by the storm (nor, by
+    default, in the storm sector), and never in the Polar Sink."""
+    place = catalog().territories.get(territory)
+    if place is not None and place.type is TerritoryType.POLAR_SINK:
+        return "polar-sink"
+    if snapshot.factions[MORITANI].ally == opponent:
+        return "ally"
+    if place is not None and snapshot.storm_sector in place.sectors:
+        sectors = {
+            f: {s.sector for s in snapshot.forces if s.faction == f and s.territory == territory}
+            for f in (MORITANI, opponent)
+        }
+        in_storm = any(snapshot.storm_sector in placed for placed in sectors.values())
+        if in_storm and not storm_sector_battle(_choice(interpretations, STORM_QUESTION)):
+            return "in-storm"
+        groups = _sector_groups(place.sectors, snapshot.storm_sector)
+        if not in_storm and not any(g & sectors[MORITANI] and g & sectors[opponent] for g in groups):
+            return "storm-separated"
+    return None
+
+
+@rule("duke-vidal.acquisition.no-ecaz-battles")
+def involves_ecaz(opponent: str) -> bool:
+    """Battles involving Ecaz do not count toward Moritani's acquisition."""
+    return opponent == ECAZ
+
+
+@rule("duke-vidal.acquisition.hms")
+def hms_counts() -> bool:
+    """The Hidden Mobile Stronghold is a stronghold for the acquisition (question duke-hms-stronghold)."""
+    return True
+
+
+def _is_stronghold(territory: str) -> bool:
+    place = catalog().territories.get(territory)
+    if place is None or place.type is not TerritoryType.STRONGHOLD:
+        return False
+    return hms_counts() if territory == HMS else True
+
+
+def prospective_battles(snapshot: Snapshot, interpretations: Any) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Moritani's prospective battles after movement: (qualifying, excluded with reasons)."""
+    qualifying: list[dict[str, Any]] = []
+    excluded: list[dict[str, Any]] = []
+    territories = sorted({s.territory for s in snapshot.forces if s.faction == MORITANI})
+    for territory in territories:
+        present = sorted({s.faction for s in snapshot.forces if s.territory == territory and s.faction != MORITANI})
+        for opponent in present:
+            reason = battle_exclusion(snapshot, territory, opponent, interpretations)
+            if reason is None and involves_ecaz(opponent):
+                reason = "ecaz"
+            if reason is None and not _is_stronghold(territory):
+                reason = "not-a-stronghold"
+            entry = {"territory": territory, "factions": [MORITANI, opponent]}
+            if reason is None:
+                qualifying.append(entry)
+            else:
+                excluded.append({**entry, "reason": reason})
+        if not present and any(a.territory == territory for a in snapshot.advisors):
+            excluded.append(
+                {
+                    "territory": territory,
+                    "factions": [MORITANI, FactionId.BENE_GESSERIT.value],
+                    "reason": "advisors-only",
+                }
+            )
+    return qualifying, excluded
+
+
+@rule("duke-vidal.acquisition.two-strongholds")
+def acquisition_check(snapshot: Snapshot, qualifying: list[dict[str, Any]]) -> tuple[bool, str | None]:
+    """At the end of Shipment and Movement Moritani may take Duke Vidal when it faces battles in at least two
+    distinct strongholds, unless he is dead, or Moritani already took him this turn."""
+    duke = snapshot.duke_vidal
+    if duke is None:
+        return False, "no-duke-vidal"
+    if duke.status is DukeStatus.TANKS:
+        return False, "duke-in-tanks"
+    if duke.status is DukeStatus.HELD and duke.controller == MORITANI:
+        return False, "already-held"
+    if duke.acquired_turn == snapshot.turn:
+        return False, "already-taken-this-turn"
+    if len({b["territory"] for b in qualifying}) < 2:
+        return False, "fewer-than-two-strongholds"
+    return True, None
+
+
+def _unsettled(snapshot: Snapshot) -> list[Violation]:
+    """Combinations the register leaves open (no default): not adjudicated yet."""
+    found = []
+    duke = snapshot.duke_vidal
+    if duke is not None and duke.status is DukeStatus.CAPTURED:
+        found.append(
+            Violation(
+                "not-implemented",
+                "a captured Duke Vidal's acquisition is an open question (duke-moritani-custody)",
+                "/snapshot/duke_vidal",
+            )
+        )
+    ecaz = snapshot.factions.get(ECAZ)
+    if ecaz is not None and ecaz.ally is not None and ecaz.ally != MORITANI:
+        moritani_places = {s.territory for s in snapshot.forces if s.faction == MORITANI}
+        for territory in sorted(moritani_places):
+            present = {s.faction for s in snapshot.forces if s.territory == territory}
+            if {ECAZ, ecaz.ally} <= present:
+                found.append(
+                    Violation(
+                        "not-implemented",
+                        "Ecaz and its ally co-occupying a battle is an open question "
+                        f"(duke-ecaz-co-occupied), in {territory}",
+                        "/snapshot/forces",
+                    )
+                )
+    return found
+
+
+def _answer(
+    snapshot: Snapshot,
+    wire: dict[str, Any],
+    events: list[dict[str, Any]],
+    summary: dict[str, Any],
+    decision: dict[str, Any] | None,
+    trace: list[str],
+    context: Context,
+) -> Adjudication:
+    wire["pending"] = decision
+    if decision is None:
+        wire["phase"] = Phase.BATTLE.value
+    options = decision_options_for(Snapshot.from_dict(wire)) if decision is not None else []
+    return Adjudication(
+        status=RulingStatus.RESOLVED,
+        outcome=MappingProxyType({"summary": {"duke_vidal": summary}, "events": events, "snapshot": wire}),
+        next=NextStep(decision, tuple(options)),
+        violations=(),
+        rulings=rulings_of(trace),
+        alternatives=(),
+        provenance=Provenance(MappingProxyType(dict(context.interpretations))),
+    )
+
+
+def _refuse(snapshot: Snapshot, violations: list[Violation], trace: list[str], context: Context) -> Adjudication:
+    decision = None if snapshot.pending is None else snapshot.pending.to_dict()
+    return Adjudication(
+        RulingStatus.ILLEGAL,
+        None,
+        NextStep(decision, tuple(decision_options_for(snapshot))),
+        tuple(violations),
+        rulings_of(trace),
+        (),
+        Provenance(MappingProxyType(dict(context.interpretations))),
+    )
+
+
+def end_shipment_movement(snapshot: Snapshot, action: Action, context: Context) -> Adjudication:
+    """`end-shipment-movement`: Moritani's Duke Vidal check, once, then the Battle phase."""
+    with tracing() as trace:
+        if snapshot.phase is not Phase.SHIPMENT_MOVEMENT:
+            return _refuse(
+                snapshot,
+                [Violation("wrong-phase", "Shipment and Movement is not under way", "/snapshot/phase")],
+                trace,
+                context,
+            )
+        if snapshot.pending is not None:
+            return _refuse(
+                snapshot,
+                [Violation("decision-pending", "answer the open decision first", "/snapshot/pending")],
+                trace,
+                context,
+            )
+        state = NextSnapshot(snapshot)
+        moritani_playing = MORITANI in snapshot.factions and "ecaz-moritani" in snapshot.ruleset.expansions
+        if not moritani_playing or snapshot.duke_vidal is None:
+            return _answer(
+                snapshot,
+                state.wire,
+                state.events,
+                {"eligible": False, "qualifying_battles": [], "reasons": []},
+                None,
+                trace,
+                context,
+            )
+        unsettled = _unsettled(snapshot)
+        if unsettled:
+            return _refuse(snapshot, unsettled, trace, context)
+        qualifying, excluded = prospective_battles(snapshot, context.interpretations)
+        eligible, why = acquisition_check(snapshot, qualifying)
+        summary = {"eligible": eligible, "qualifying_battles": qualifying, "reasons": excluded}
+        if why is not None:
+            summary["not_eligible"] = why
+        decision = None
+        if eligible:
+            duke = snapshot.duke_vidal
+            holder = duke.controller if duke.status is DukeStatus.HELD else None
+            decision = {"type": DecisionType.DUKE_VIDAL_ACQUISITION.value, "player": MORITANI, "owner": holder}
+            state.event("duke-vidal-available", "duke-vidal.acquisition.two-strongholds", holder=holder)
+        return _answer(snapshot, state.wire, state.events, summary, decision, trace, context)
+
+
+def acquisition_options(snapshot: Snapshot, decision: Decision) -> list[dict[str, Any]]:
+    return [
+        {"type": ActionType.ACQUIRE_DUKE_VIDAL.value, "player": MORITANI},
+        {"type": ActionType.DECLINE_DUKE_VIDAL.value, "player": MORITANI},
+    ]
+
+
+def _responders(wire: dict[str, Any]) -> list[str]:
+    return [f for f in wire["storm_order"] if f != MORITANI and _karama_cards(wire, f)]
+
+
+@rule("duke-vidal.acquisition.take")
+def take_duke(wire: dict[str, Any], events: list[dict[str, Any]], turn: int) -> None:
+    """Moritani takes Duke Vidal from whoever controls him and holds him for one battle."""
+    previous = wire["duke_vidal"]
+    wire["duke_vidal"] = {"status": DukeStatus.HELD.value, "controller": MORITANI, "acquired_turn": turn}
+    events.append(
+        {
+            "type": "duke-vidal-acquired",
+            "by": MORITANI,
+            "from": previous.get("controller"),
+            "rule": "duke-vidal.acquisition.take",
+        }
+    )
+
+
+def answer_acquisition(snapshot: Snapshot, action: Action, context: Context) -> Adjudication:
+    with tracing() as trace:
+        pending = snapshot.pending
+        if pending is None or pending.type != DecisionType.DUKE_VIDAL_ACQUISITION.value:
+            return _refuse(
+                snapshot,
+                [Violation("no-such-decision", "no Duke Vidal acquisition is open", "/action/type")],
+                trace,
+                context,
+            )
+        if action.player != MORITANI:
+            return _refuse(
+                snapshot,
+                [Violation("not-your-decision", "the acquisition is Moritani's", "/action/player")],
+                trace,
+                context,
+            )
+        state = NextSnapshot(snapshot)
+        if action.type is ActionType.DECLINE_DUKE_VIDAL:
+            return _answer(snapshot, state.wire, state.events, {"acquired": False}, None, trace, context)
+        responders = karama_window(state.wire)
+        if responders:
+            decision = {
+                "type": DecisionType.DUKE_VIDAL_KARAMA.value,
+                "player": responders[0],
+                "owner": MORITANI,
+                "responders": responders[1:],
+                "eligible": _karama_cards(state.wire, responders[0]),
+            }
+            return _answer(snapshot, state.wire, state.events, {"declared": True}, decision, trace, context)
+        take_duke(state.wire, state.events, snapshot.turn)
+        return _answer(snapshot, state.wire, state.events, {"acquired": True}, None, trace, context)
+
+
+@rule("duke-vidal.acquisition.karama")
+def karama_window(wire: dict[str, Any]) -> list[str]:
+    """A Karama may prevent Moritani acquiring Duke Vidal: every other Karama holder is asked, in storm
+    order, before custody changes."""
+    return _responders(wire)
+
+
+@rule("duke-vidal.acquisition.prevented")
+def prevent(wire: dict[str, Any], events: list[dict[str, Any]], faction: str, card: str) -> None:
+    """A Karama played against the acquisition is spent; the Duke stays where he was."""
+    wire["factions"][faction]["hand"].remove(card)
+    wire["discard"].append(card)
+    events.append(
+        {
+            "type": "card-discarded",
+            "faction": faction,
+            "card": card,
+            "karama": True,
+            "rule": "duke-vidal.acquisition.prevented",
+        }
+    )
+
+
+def answer_karama(snapshot: Snapshot, action: Action, context: Context) -> Adjudication:
+    with tracing() as trace:
+        pending = snapshot.pending
+        assert pending is not None
+        if action.player != pending.player:
+            return _refuse(
+                snapshot,
+                [Violation("not-your-decision", f"the Karama window asks {pending.player}", "/action/player")],
+                trace,
+                context,
+            )
+        offered = [dict(o) for o in decision_options_for(snapshot)]
+        if action.to_dict() not in offered:
+            return _refuse(
+                snapshot,
+                [Violation("not-an-option", "the answer is not one of the options", "/action")],
+                trace,
+                context,
+            )
+        state = NextSnapshot(snapshot)
+        if action.type is ActionType.KARAMA_CANCEL:
+            prevent(state.wire, state.events, str(action.player), str(action.fields["card"]))
+            return _answer(
+                snapshot,
+                state.wire,
+                state.events,
+                {"acquired": False, "prevented_by": action.player},
+                None,
+                trace,
+                context,
+            )
+        rest = list(pending.get("responders") or ())
+        if rest:
+            decision = {
+                "type": DecisionType.DUKE_VIDAL_KARAMA.value,
+                "player": rest[0],
+                "owner": MORITANI,
+                "responders": rest[1:],
+                "eligible": _karama_cards(state.wire, rest[0]),
+            }
+            return _answer(snapshot, state.wire, state.events, {"declared": True}, decision, trace, context)
+        take_duke(state.wire, state.events, snapshot.turn)
+        return _answer(snapshot, state.wire, state.events, {"acquired": True}, None, trace, context)
+
+
+def karama_options(snapshot: Snapshot, decision: Decision) -> list[dict[str, Any]]:
+    options: list[dict[str, Any]] = [
+        {"type": ActionType.KARAMA_CANCEL.value, "player": decision.player, "card": card}
+        for card in decision.get("eligible", ())
+    ]
+    options.append({"type": ActionType.KARAMA_PASS.value, "player": decision.player})
+    return options
+
+
+def karama_dispatch(snapshot: Snapshot, action: Action, context: Context) -> Adjudication:
+    """Karama answers go to whichever Karama window is open."""
+    pending = snapshot.pending
+    if pending is not None and pending.type == DecisionType.DUKE_VIDAL_KARAMA.value:
+        return answer_karama(snapshot, action, context)
+    return karama_response(snapshot, action, context)
+
+
+HANDLERS[ActionType.END_SHIPMENT_MOVEMENT] = end_shipment_movement
+HANDLERS[ActionType.ACQUIRE_DUKE_VIDAL] = answer_acquisition
+HANDLERS[ActionType.DECLINE_DUKE_VIDAL] = answer_acquisition
+HANDLERS[ActionType.KARAMA_CANCEL] = karama_dispatch
+HANDLERS[ActionType.KARAMA_PASS] = karama_dispatch
+register_decision(DecisionType.DUKE_VIDAL_ACQUISITION.value, acquisition_options, self_contained=True)
+register_decision(DecisionType.DUKE_VIDAL_KARAMA.value, karama_options, self_contained=True)
