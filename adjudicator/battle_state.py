@@ -22,6 +22,23 @@ from .vocabulary import FactionId, LeaderStatus, RulingStatus
 AWAKENING_LOSSES = 7
 
 
+def _duke_history(duke: dict[str, Any]) -> dict[str, Any]:
+    return {k: duke[k] for k in ("acquired_turn", "deaths") if duke.get(k)}
+
+
+@rule("duke-vidal.tenure.one-battle")
+def duke_set_aside_after_battle(duke: dict[str, Any]) -> dict[str, Any]:
+    """Duke Vidal serves his holder for one battle: surviving it, he leaves active custody (set aside)."""
+    return {"status": "set-aside", "controller": None, **_duke_history(duke)}
+
+
+def duke_dies(duke: dict[str, Any]) -> dict[str, Any]:
+    """The same disc goes to the Tanks, his death recorded (no one else takes custody)."""
+    history = _duke_history(duke)
+    history["deaths"] = int(duke.get("deaths", 0)) + 1
+    return {"status": "tanks", "controller": None, **history}
+
+
 @rule("atreides.kwisatz-haderach.awakens")
 def kwisatz_haderach_awakens(token: dict[str, Any]) -> None:
     """Advanced: once the Atreides have lost 7 forces in battles, the Kwisatz Haderach becomes active."""
@@ -144,7 +161,8 @@ class NextSnapshot:
     # leaders
     def leader_to_tanks(self, leader_id: str, cause: str) -> None:
         if leader_id == DUKE:
-            self.wire["duke_vidal"] = {"status": "tanks", "controller": None}
+            duke = self.wire["duke_vidal"]
+            self.wire["duke_vidal"] = duke_dies(duke)
         else:
             native = catalog().leaders[leader_id].faction
             self.wire["factions"][native]["leaders"][leader_id] = {"status": LeaderStatus.TANKS.value}
@@ -153,7 +171,8 @@ class NextSnapshot:
     def leader_fought(self, leader_id: str, territory: str) -> None:
         """A surviving leader stays committed to this territory for the rest of the phase."""
         if leader_id == DUKE:
-            self.wire["duke_vidal"] = {"status": "used", "controller": None}
+            self.wire["duke_vidal"] = duke_set_aside_after_battle(self.wire["duke_vidal"])
+            self.event("duke-vidal-set-aside", "duke-vidal.tenure.one-battle")
             return
         native = catalog().leaders[leader_id].faction
         leaders = self.wire["factions"][native]["leaders"]

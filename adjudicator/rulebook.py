@@ -15,6 +15,7 @@ from . import (
     plan_decision,
     secrecy,
     semuta,
+    turn,
 )
 
 RULE_MODULES = (
@@ -30,4 +31,5 @@ RULE_MODULES = (
     plan_decision,
     secrecy,
     semuta,
+    turn,
 )

@@ -206,11 +206,15 @@ class SpicePile:
 
 @dataclass(frozen=True, slots=True)
 class DukeVidal:
+    """The one Duke Vidal disc: custody (status, controller, loan), the turn Moritani last took him, and
+    how many times he has died."""
+
     status: DukeStatus
     controller: str | None = None
     acquired_turn: int | None = None
     loaned_by: str | None = None
     by: str | None = None
+    deaths: int = 0
 
     @classmethod
     def from_dict(cls, raw: Mapping[str, Any]) -> DukeVidal:
@@ -220,6 +224,7 @@ class DukeVidal:
             raw.get("acquired_turn"),
             raw.get("loaned_by"),
             raw.get("by"),
+            int(raw.get("deaths", 0)),
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -227,6 +232,8 @@ class DukeVidal:
         _opt(out, "acquired_turn", self.acquired_turn)
         _opt(out, "loaned_by", self.loaned_by)
         _opt(out, "by", self.by)
+        if self.deaths:
+            out["deaths"] = self.deaths
         return out
 
 

@@ -349,7 +349,7 @@ class _Checker:
                     "acquired_turn",
                 )
         else:
-            for key in ("controller", "loaned_by", "acquired_turn"):
+            for key in ("controller", "loaned_by"):
                 if getattr(duke, key) is not None:
                     self.add("custody-without-holder", f"{key!r} is only for status 'held'", "duke_vidal", key)
         if duke.status is DukeStatus.CAPTURED:

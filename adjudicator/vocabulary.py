@@ -122,6 +122,7 @@ class ActionType(StrEnum):
     KARAMA_PASS = "karama-pass"
     FORCE_WINNER_CARDS = "force-winner-cards"
     CHOAM_CASH_IN = "choam-cash-in"
+    END_TURN = "end-turn"
     ACQUIRE_DUKE_VIDAL = "acquire-duke-vidal"
     DECLINE_DUKE_VIDAL = "decline-duke-vidal"
     SEMUTA_TAKE = "semuta-take"

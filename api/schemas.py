@@ -169,9 +169,14 @@ class SpicePileSchema(Schema):
 class DukeVidalSchema(Schema):
     status = fields.String(required=True, validate=validate.OneOf([s.value for s in DukeStatus]))
     controller = faction_field(allow_none=True)
-    acquired_turn = StrictInteger(allow_none=True, validate=validate.Range(min=1, max=99))
+    acquired_turn = StrictInteger(
+        allow_none=True,
+        validate=validate.Range(min=1, max=99),
+        metadata={"description": "the turn Moritani last took him (kept after his battle, for the once-a-turn limit)"},
+    )
     loaned_by = faction_field(allow_none=True)
     by = faction_field(allow_none=True)
+    deaths = count_field(99, "how many times he has died (default 0)")
 
 
 class PlanSchema(Schema):

@@ -1,0 +1,91 @@
+"""The end of a turn (after the Mentat Pause): what this engine models of the turn-end cleanup.
+
+Leaders that fought this turn return to their pools, the Kwisatz Haderach may join a battle again,
+and a Duke Vidal that Moritani took but did not use is set aside (E3 p.9). The next turn starts in
+the Storm phase.
+"""
+
+from __future__ import annotations
+
+from types import MappingProxyType
+from typing import Any
+
+from .battle_state import NextSnapshot
+from .engine import HANDLERS, Action, Context, decision_options_for
+from .registers import rule, tracing
+from .results import Adjudication, NextStep, Provenance, Violation, rulings_of
+from .snapshot import Snapshot
+from .vocabulary import ActionType, DukeStatus, FactionId, LeaderStatus, Phase, RulingStatus
+
+
+@rule("turn.end.leaders-return")
+def leaders_return(state: NextSnapshot) -> list[str]:
+    """Leaders that fought this turn return to their factions' pools, free to fight anywhere next turn."""
+    returned = []
+    for faction in state.wire["factions"].values():
+        for leader_id, entry in faction["leaders"].items():
+            if entry.get("status") == LeaderStatus.USED.value:
+                kept = {k: v for k, v in entry.items() if k not in ("status", "territory")}
+                faction["leaders"][leader_id] = {"status": LeaderStatus.AVAILABLE.value, **kept}
+                returned.append(leader_id)
+        token = faction.get("kwisatz_haderach")
+        if token is not None:
+            token["used_in"] = None
+    return returned
+
+
+@rule("duke-vidal.tenure.turn-end")
+def unused_duke_set_aside(state: NextSnapshot) -> None:
+    """A Duke Vidal Moritani took but did not use, alive and not captured, is set aside at the end of the turn."""
+    duke = state.wire["duke_vidal"]
+    history = {k: duke[k] for k in ("acquired_turn", "deaths") if duke.get(k)}
+    state.wire["duke_vidal"] = {"status": DukeStatus.SET_ASIDE.value, "controller": None, **history}
+    state.event("duke-vidal-set-aside", "duke-vidal.tenure.turn-end")
+
+
+def end_turn(snapshot: Snapshot, action: Action, context: Context) -> Adjudication:
+    with tracing() as trace:
+        problems = []
+        if snapshot.phase is not Phase.MENTAT_PAUSE:
+            problems.append(Violation("wrong-phase", "a turn ends after the Mentat Pause", "/snapshot/phase"))
+        if snapshot.pending is not None or snapshot.battle is not None:
+            problems.append(Violation("decision-pending", "answer the open decision first", "/snapshot/pending"))
+        duke = snapshot.duke_vidal
+        if duke is not None and duke.status is DukeStatus.HELD and duke.loaned_by is not None:
+            problems.append(
+                Violation(
+                    "not-implemented",
+                    "where a loaned Duke Vidal goes at the end of the turn is an open question (duke-loan-expiry)",
+                    "/snapshot/duke_vidal",
+                )
+            )
+        if problems:
+            decision = None if snapshot.pending is None else snapshot.pending.to_dict()
+            return Adjudication(
+                RulingStatus.ILLEGAL,
+                None,
+                NextStep(decision, tuple(decision_options_for(snapshot))),
+                tuple(problems),
+                rulings_of(trace),
+                (),
+                Provenance(MappingProxyType(dict(context.interpretations))),
+            )
+        state = NextSnapshot(snapshot)
+        returned = leaders_return(state)
+        if duke is not None and duke.status is DukeStatus.HELD and duke.controller == FactionId.MORITANI.value:
+            unused_duke_set_aside(state)
+        state.wire["turn"] = snapshot.turn + 1
+        state.wire["phase"] = Phase.STORM.value
+        summary: dict[str, Any] = {"turn": {"ended": snapshot.turn, "leaders_returned": returned}}
+        return Adjudication(
+            status=RulingStatus.RESOLVED,
+            outcome=MappingProxyType({"summary": summary, "events": state.events, "snapshot": state.wire}),
+            next=NextStep(None, ()),
+            violations=(),
+            rulings=rulings_of(trace),
+            alternatives=(),
+            provenance=Provenance(MappingProxyType(dict(context.interpretations))),
+        )
+
+
+HANDLERS[ActionType.END_TURN] = end_turn
