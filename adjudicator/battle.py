@@ -19,7 +19,7 @@ from .cards import Protection, Weapon, can_retain_battle_card, defense_effect, w
 from .catalog import catalog
 from .engine import HANDLERS, Action, Context, register_decision
 from .harkonnen import captive_returns, captives_return_when_leaderless, capture_step, harkonnen_leaderless
-from .moritani_retention import retention_step
+from .moritani_retention import retention_before_capture, retention_step
 from .moritani_special import special_karama_step
 from .registers import get_question, implements, rule, tracing
 from .results import Adjudication, Violation
@@ -513,6 +513,8 @@ def apply_resolution(
         steps.append(DecisionType.MORITANI_RETENTION.value)
     captive = capture_step(snapshot, state, res.winner, res.loser)
     if captive is not None:
+        if retention is not None:
+            retention_before_capture()
         steps.append(DecisionType.HARKONNEN_CAPTURE.value)
 
     lost: dict[str, dict[str, int]] = {}

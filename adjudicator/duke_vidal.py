@@ -244,7 +244,8 @@ def acquisition_options(snapshot: Snapshot, decision: Decision) -> list[dict[str
 
 
 def _responders(wire: dict[str, Any]) -> list[str]:
-    return [f for f in wire["storm_order"] if f != MORITANI and _karama_cards(wire, f)]
+    """Every faction but Moritani is asked, holder or not, so the window reveals nobody's hand."""
+    return [f for f in wire["storm_order"] if f != MORITANI]
 
 
 @rule("duke-vidal.acquisition.take")
@@ -298,8 +299,8 @@ def answer_acquisition(snapshot: Snapshot, action: Action, context: Context) -> 
 
 @rule("duke-vidal.acquisition.karama")
 def karama_window(wire: dict[str, Any]) -> list[str]:
-    """A Karama may prevent Moritani acquiring Duke Vidal: every other Karama holder is asked, in storm
-    order, before custody changes."""
+    """A Karama may prevent Moritani acquiring Duke Vidal: every other faction is asked, in storm order,
+    before custody changes."""
     return _responders(wire)
 
 

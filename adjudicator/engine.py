@@ -15,7 +15,7 @@ from .errors import InvalidRequest, Problem
 from .moritani import retention_options
 from .registers import check_interpretations, get_question, tracing
 from .results import Adjudication, NextStep, OptionList, Provenance, View, Violation, rulings_of
-from .secrecy import redact
+from .secrecy import decision_is_private, redact, redact_decision
 from .snapshot import Decision, Snapshot
 from .validation import validate_snapshot
 from .vocabulary import ActionType, DecisionType, RulingStatus
@@ -168,9 +168,13 @@ def for_viewer(ruling: Adjudication, viewer: str | None) -> Adjudication:
         alternatives = tuple(
             replace(alt, outcome=_redacted_outcome(alt.outcome, viewer)) for alt in ruling.alternatives
         )
+        following = ruling.next
+        if decision_is_private(dict(following.decision) if following.decision is not None else None, viewer):
+            assert following.decision is not None
+            following = NextStep(redact_decision(dict(following.decision), viewer, "/next/decision", []), ())
     known = {r.rule for r in ruling.rulings}
     extra = rulings_of([rule_id for rule_id in trace if rule_id not in known])
-    return replace(ruling, outcome=outcome, alternatives=alternatives, rulings=ruling.rulings + extra)
+    return replace(ruling, outcome=outcome, alternatives=alternatives, next=following, rulings=ruling.rulings + extra)
 
 
 def list_options(snapshot: Snapshot, player: str | None = None) -> OptionList:

@@ -105,6 +105,12 @@ def retention_step(
     return {"player": loser, "played": played, "eligible": eligible, "card": None, "responders": []}
 
 
+@rule("moritani.retention.before-continuations")
+def retention_before_capture() -> None:
+    """The ally's retention settles before the Harkonnen capture (question retention-continuation-order,
+    default retention-first): a software serialization, not a published ordering."""
+
+
 @rule("moritani.retention.semuta-batches")
 def initial_batch(choice: str) -> bool:
     """With a Semuta Drug in play: whether the cards the ally could never keep leave with the battle's first
@@ -147,7 +153,8 @@ def _karama_cards(wire: dict[str, Any], faction: str) -> list[str]:
 
 
 def _responders(wire: dict[str, Any]) -> list[str]:
-    return [f for f in wire["storm_order"] if f != MORITANI and _karama_cards(wire, f)]
+    """Every faction but Moritani is asked, holder or not, so the window reveals nobody's hand."""
+    return [f for f in wire["storm_order"] if f != MORITANI]
 
 
 @rule("moritani.retention.discard-unkept")
@@ -198,8 +205,8 @@ def retain_card(snapshot: Snapshot, action: Action, context: Context) -> Adjudic
 
 @rule("moritani.retention.karama-window")
 def declare_retention(state: NextSnapshot, card: str) -> list[str]:
-    """Declaring the kept card opens a Karama window: Karama can stop an alliance ability; every holder
-    of a Karama but Moritani may cancel, asked in storm order."""
+    """Declaring the kept card opens a Karama window: Karama can stop an alliance ability; every faction
+    but Moritani is asked in storm order whether it cancels (a faction without a Karama can only pass)."""
     responders = _responders(state.wire)
     state.event("retention-declared", "moritani.retention.karama-window", card=card, responders=responders)
     return responders
@@ -212,6 +219,7 @@ def cancel_retention(state: NextSnapshot, faction: str, karama: str) -> None:
     state.wire["factions"][faction]["hand"].remove(karama)
     state.wire["discard"].append(karama)
     state.event("card-discarded", "moritani.retention.karama-cancels", faction=faction, card=karama, karama=True)
+    state.batches.setdefault(faction, []).append(karama)  # a fresh discard, before the ally's cards
 
 
 def reserved_cards(snapshot: Snapshot) -> tuple[str | None, list[str]]:
@@ -220,7 +228,11 @@ def reserved_cards(snapshot: Snapshot) -> tuple[str | None, list[str]]:
     record = battle.resolution.get("retention") if battle is not None and battle.resolution is not None else None
     if not record:
         return None, []
-    return record.get("player"), list(record.get("played") or ())
+    owner = record.get("player")
+    plan = battle.plans.get(owner or "") if battle is not None else None
+    in_plan = set(plan.cards) if plan is not None else set()
+    # reserved while they wait in the plan for the choice; settled cards are ordinary cards again
+    return owner, [c for c in record.get("played") or () if c in in_plan]
 
 
 @rule("moritani.retention.reserved")

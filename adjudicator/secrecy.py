@@ -49,6 +49,34 @@ def needs_plan_secrecy(snapshot: Snapshot, viewer: str | None) -> bool:
     return battle is not None and not battle.revealed and any(fid != viewer for fid in battle.plans)
 
 
+# decision type -> the keys that name cards in the deciding faction's hand
+_PRIVATE_DECISION_KEYS = {
+    "moritani-retention-karama": ("eligible",),
+    "duke-vidal-karama": ("eligible",),
+    "moritani-special-karama": ("karama",),
+    "semuta-opportunity": ("card",),
+}
+
+
+def decision_is_private(decision: dict[str, Any] | None, viewer: str | None) -> bool:
+    return (
+        decision is not None
+        and decision.get("player") != viewer
+        and (decision.get("type") in _PRIVATE_DECISION_KEYS or decision.get("type") == "battle-plan")
+    )
+
+
+@rule("secrecy.decisions")
+def redact_decision(decision: dict[str, Any], viewer: str | None, where: str, redacted: list[str]) -> dict[str, Any]:
+    """Another faction's open decision shows who decides and what is public, never the cards it could use
+    from its own hand."""
+    hidden = _PRIVATE_DECISION_KEYS.get(str(decision.get("type")), ())
+    for key in hidden:
+        if key in decision:
+            redacted.append(f"{where}/{key}")
+    return {k: v for k, v in decision.items() if k not in hidden}
+
+
 def needs_skill_secrecy(snapshot: Snapshot, viewer: str | None) -> bool:
     return any(
         state.skill is not None and state.skill_face_up is False
@@ -69,4 +97,6 @@ def redact(snapshot: Snapshot, viewer: str | None) -> tuple[dict[str, Any], list
         redact_face_down_skills(wire, viewer, redacted)
     if needs_plan_secrecy(snapshot, viewer):
         redact_unrevealed_plans(wire, viewer, redacted)
+    if decision_is_private(wire.get("pending"), viewer):
+        wire["pending"] = redact_decision(wire["pending"], viewer, "/snapshot/pending", redacted)
     return wire, redacted

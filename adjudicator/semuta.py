@@ -30,9 +30,13 @@ def _semuta_cards(wire: dict[str, Any], faction: str) -> list[str]:
 
 @rule("richese.semuta.opportunity")
 def semuta_opportunity(state: NextSnapshot, discarder: str, cards: list[str]) -> list[str]:
-    """Right after a faction discards, each other holder of a Semuta Drug may take one of those cards,
-    asked in storm order; the batch gives one opportunity."""
-    return [f for f in state.wire["storm_order"] if f != discarder and _semuta_cards(state.wire, f)]
+    """Right after a faction discards, another holder of a Semuta Drug may take one of those cards; each
+    batch gives one opportunity, every other faction asked in storm order."""
+    # Once some other faction holds a Semuta Drug, every faction but the discarder is asked (holder or
+    # not), so the order of questions does not reveal who holds it.
+    if not any(_semuta_cards(state.wire, f) for f in state.wire["factions"] if f != discarder):
+        return []
+    return [f for f in state.wire["storm_order"] if f != discarder]
 
 
 def queue_opportunities(state: NextSnapshot) -> None:
@@ -63,14 +67,15 @@ def _decision(wire: dict[str, Any]) -> dict[str, Any]:
         "player": responder,
         "owner": head["discarder"],
         "eligible": [c for c in head["cards"] if c in wire["discard"]],
-        "card": _semuta_cards(wire, responder)[0],
+        "card": next(iter(_semuta_cards(wire, responder)), None),
     }
 
 
 def semuta_options(snapshot: Snapshot, decision: Decision) -> list[dict[str, Any]]:
     player = decision.player
+    takeable = decision.get("eligible", ()) if decision.get("card") is not None else ()
     options: list[dict[str, Any]] = [
-        {"type": ActionType.SEMUTA_TAKE.value, "player": player, "card": card} for card in decision.get("eligible", ())
+        {"type": ActionType.SEMUTA_TAKE.value, "player": player, "card": card} for card in takeable
     ]
     options.append({"type": ActionType.SEMUTA_PASS.value, "player": player})
     return options
@@ -113,11 +118,15 @@ def answer_semuta(snapshot: Snapshot, action: Action, context: Context) -> Adjud
 
 
 def _prune(wire: dict[str, Any]) -> None:
-    """Drop holders who no longer have a Semuta Drug, and batches with no holder or no card left."""
+    """Drop batches nobody can take from any more: no card left, or no Semuta Drug left with the others."""
     queue = wire["battle"]["resolution"]["semuta"]
-    for batch in queue:
-        batch["responders"] = [f for f in batch["responders"] if _semuta_cards(wire, f)]
-    queue[:] = [b for b in queue if b["responders"] and any(c in wire["discard"] for c in b["cards"])]
+    queue[:] = [
+        b
+        for b in queue
+        if b["responders"]
+        and any(c in wire["discard"] for c in b["cards"])
+        and any(_semuta_cards(wire, f) for f in b["responders"])
+    ]
 
 
 HANDLERS[ActionType.SEMUTA_TAKE] = answer_semuta

@@ -472,6 +472,23 @@ class _Checker:
                 )
             if decision.type == DecisionType.DUKE_VIDAL_ACQUISITION and decision.player != FactionId.MORITANI:
                 self.add("wrong-decider", "the acquisition is Moritani's", "pending", "player")
+            if decision.type == DecisionType.DUKE_VIDAL_KARAMA:
+                if decision.player == FactionId.MORITANI:
+                    self.add(
+                        "wrong-decider",
+                        "Moritani cannot answer its own acquisition's Karama window",
+                        "pending",
+                        "player",
+                    )
+                elif list(decision.get("eligible") or ()) != _karama_cards(self.s, decision.player or ""):
+                    self.add(
+                        "decision-mismatch",
+                        "'eligible' must be the Karama cards the decider holds",
+                        "pending",
+                        "eligible",
+                    )
+        elif decision.type == DecisionType.SEMUTA_OPPORTUNITY:
+            self.semuta_decision()
         elif decision.type == DecisionType.MORITANI_SPECIAL_KARAMA:
             battle = self.s.battle
             resolution = battle.resolution if battle is not None else None
@@ -485,6 +502,23 @@ class _Checker:
                 )
             elif decision.player != FactionId.MORITANI:
                 self.add("wrong-decider", "the special Karama is Moritani's", "pending", "player")
+            else:
+                moritani = self.s.factions.get(FactionId.MORITANI.value)
+                winner_plan = battle.plans.get(str(resolution.get("winner"))) if battle is not None else None
+                in_plan = {c for c in (winner_plan.weapon, winner_plan.defense) if c} if winner_plan else set()
+                if not self.s.ruleset.advanced or moritani is None or moritani.special_karama_used:
+                    self.add("not-available", "the special Karama is an unspent advanced power", "pending", "type")
+                elif list(decision.get("karama") or ()) != [c for c in moritani.hand if card_kind(c) == "karama"]:
+                    self.add(
+                        "decision-mismatch", "'karama' must be the Karama cards Moritani holds", "pending", "karama"
+                    )
+                if not set(decision.get("eligible") or ()) <= in_plan:
+                    self.add(
+                        "card-not-where-decision-says",
+                        "the forced cards are the winner's played cards",
+                        "pending",
+                        "eligible",
+                    )
         elif decision.type in (
             DecisionType.BATTLE_CASUALTIES,
             DecisionType.WINNER_CARDS,
@@ -546,6 +580,36 @@ class _Checker:
                 "capture",
             )
 
+    def semuta_decision(self) -> None:
+        decision = self.s.pending
+        battle = self.s.battle
+        assert decision is not None
+        resolution = battle.resolution if battle is not None else None
+        queue = list(resolution.get("semuta") or ()) if resolution is not None else []
+        steps = list(resolution.get("steps", ())) if resolution is not None else []
+        if not queue or not steps or steps[0] != decision.type:
+            self.add("decision-out-of-step", "no discard batch is waiting for a Semuta answer", "pending", "type")
+            return
+        head = queue[0]
+        responders = list(head.get("responders") or ())
+        if not responders or decision.player != responders[0] or decision.player == head.get("discarder"):
+            self.add(
+                "wrong-decider", "the next faction in storm order (not the discarder) answers", "pending", "player"
+            )
+            return
+        held = [c for c in self.s.factions[decision.player or ""].hand if card_kind(c) == "semuta-drug"]
+        if decision.get("card") != (held[0] if held else None):
+            self.add("decision-mismatch", "'card' must be the Semuta Drug the decider holds", "pending", "card")
+        for i, card in enumerate(decision.get("eligible") or ()):
+            if card not in head.get("cards", ()) or card not in self.s.discard:
+                self.add(
+                    "card-not-where-decision-says",
+                    f"{card} is not a fresh discard of this batch",
+                    "pending",
+                    "eligible",
+                    i,
+                )
+
     def retention_record(self) -> None:
         """A retention decision continues a resolved battle and matches the battle's retention record."""
         decision = self.s.pending
@@ -558,14 +622,27 @@ class _Checker:
             self.add("decision-out-of-step", f"no resolved battle is waiting for {decision.type}", "pending", "type")
             return
         if decision.type == DecisionType.MORITANI_RETENTION:
+            used = set(resolution.get("used_cards") or ()) if resolution is not None else set()
+            by_traitor = bool(resolution.get("decided_by_traitor")) if resolution is not None else False
+            for i, card in enumerate(decision.get("eligible") or ()):
+                if self.cat.cards.get(card_kind(card)) is not None and not _retainable(
+                    card, used=card in used, decided_by_traitor=by_traitor
+                ):
+                    self.add("card-not-eligible", f"{card} could not be kept by a winner", "pending", "eligible", i)
             for key in ("player", "played", "eligible"):
                 value = decision.player if key == "player" else list(decision.get(key) or ())
                 if value != (record.get(key) if key == "player" else list(record.get(key) or ())):
                     self.add("decision-mismatch", f"'{key}' differs from the battle's retention record", "pending", key)
         else:
             responders = list(record.get("responders") or ())
-            if not responders or decision.player != responders[0]:
-                self.add("wrong-decider", "the next Karama holder in storm order answers", "pending", "player")
+            if not responders or decision.player != responders[0] or decision.player == FactionId.MORITANI:
+                self.add(
+                    "wrong-decider", "the next faction in storm order (never Moritani) answers", "pending", "player"
+                )
+            elif list(decision.get("eligible") or ()) != _karama_cards(self.s, decision.player or ""):
+                self.add(
+                    "decision-mismatch", "'eligible' must be the Karama cards the decider holds", "pending", "eligible"
+                )
             if decision.get("card") != record.get("card") or record.get("card") is None:
                 self.add("decision-mismatch", "'card' differs from the declared card", "pending", "card")
 
@@ -595,18 +672,20 @@ class _Checker:
         for i, card in enumerate(eligible):
             if card not in played:
                 self.add("eligible-not-played", f"{card} is not among the played cards", "pending", "eligible", i)
-            kind = self.cat.cards.get(card_kind(card))
-            if kind is not None and kind.category is CardCategory.LEADER_SUBSTITUTE:
-                self.add(
-                    "card-not-eligible",
-                    f"{card} is always discarded after the battle, never kept",
-                    "pending",
-                    "eligible",
-                    i,
-                )
         decider = self.s.factions.get(decision.player or "")
         if decider is not None and decider.ally != FactionId.MORITANI:
             self.add("not-moritani-ally", f"{decision.player} is not Moritani's ally", "pending", "player")
+
+
+def _karama_cards(snapshot: Snapshot, faction: str) -> list[str]:
+    """Cards a faction can play as a Karama: Karama cards, and Worthless ones for the advanced Bene Gesserit."""
+    state = snapshot.factions.get(faction)
+    if state is None:
+        return []
+    usable = [c for c in state.hand if card_kind(c) == "karama"]
+    if faction == FactionId.BENE_GESSERIT and snapshot.ruleset.advanced:
+        usable += [c for c in state.hand if catalog().cards[card_kind(c)].category is CardCategory.WORTHLESS]
+    return usable
 
 
 def _retainable(card: str, *, used: bool, decided_by_traitor: bool) -> bool:
