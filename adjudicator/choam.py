@@ -7,14 +7,16 @@ reserved for Moritani's ally's retention choice cannot be cashed in.
 
 from __future__ import annotations
 
-from .battle_state import NextSnapshot, illegal
+from typing import Any
+
+from .battle_state import STEP_DECISIONS, NextSnapshot, illegal
 from .catalog import card_kind
 from .engine import HANDLERS, Action, Context, decision_options_for
-from .moritani_retention import reservation_violation, reserved_cards
+from .moritani_retention import _karama_cards, reservation_violation, reserved_cards
 from .registers import rule, tracing
 from .results import Adjudication, NextStep, Provenance, Violation, rulings_of
 from .snapshot import Snapshot
-from .vocabulary import ActionType, FactionId, RulingStatus
+from .vocabulary import ActionType, DecisionType, FactionId, RulingStatus
 
 CHOAM = FactionId.CHOAM.value
 PRICE = 3
@@ -32,6 +34,20 @@ def cash_in(state: NextSnapshot, karama: str, cards: list[str]) -> int:
     choam["special_karama_used"] = True
     state.pay_from_bank(CHOAM, PRICE * len(cards), "choam.special-karama.cash-in", "cards cashed in")
     return PRICE * len(cards)
+
+
+def _refreshed_decision(wire: dict[str, Any]) -> dict[str, Any] | None:
+    """The open decision rebuilt from the new hands: a window or Semuta opportunity may have named a card
+    CHOAM has just cashed in."""
+    pending = wire.get("pending")
+    if pending is None:
+        return None
+    battle = wire.get("battle")
+    if battle is not None and battle.get("resolution") and battle["resolution"].get("steps"):
+        return STEP_DECISIONS[battle["resolution"]["steps"][0]](wire)
+    if pending.get("type") == DecisionType.DUKE_VIDAL_KARAMA.value:
+        return {**pending, "eligible": _karama_cards(wire, pending["player"])}
+    return dict(pending)
 
 
 def choam_cash_in(snapshot: Snapshot, action: Action, context: Context) -> Adjudication:
@@ -79,7 +95,9 @@ def choam_cash_in(snapshot: Snapshot, action: Action, context: Context) -> Adjud
             return illegal(snapshot, problems, trace, context)
         state = NextSnapshot(snapshot)
         paid = cash_in(state, str(karama), cards)
-        pending = snapshot.pending.to_dict() if snapshot.pending is not None else None
+        pending = _refreshed_decision(state.wire)
+        state.wire["pending"] = pending
+        following = Snapshot.from_dict(state.wire)
         return Adjudication(
             status=RulingStatus.RESOLVED,
             outcome={
@@ -87,7 +105,7 @@ def choam_cash_in(snapshot: Snapshot, action: Action, context: Context) -> Adjud
                 "events": state.events,
                 "snapshot": state.wire,
             },
-            next=NextStep(pending, tuple(decision_options_for(snapshot))),
+            next=NextStep(pending, tuple(decision_options_for(following))),
             violations=(),
             rulings=rulings_of(trace),
             alternatives=(),
