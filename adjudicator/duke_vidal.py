@@ -21,9 +21,9 @@ from .catalog import catalog
 from .engine import HANDLERS, Action, Context, decision_options_for, register_decision
 from .moritani_retention import _karama_cards, karama_response
 from .registers import get_question, implements, rule, tracing
-from .results import Adjudication, NextStep, Provenance, Violation, rulings_of
+from .results import Adjudication, Alternative, NextStep, Provenance, Violation, rulings_of
 from .snapshot import Decision, Snapshot
-from .vocabulary import ActionType, DecisionType, DukeStatus, FactionId, Phase, RulingStatus, TerritoryType
+from .vocabulary import ActionType, DecisionType, DukeStatus, Evidence, FactionId, Phase, RulingStatus, TerritoryType
 
 MORITANI = FactionId.MORITANI.value
 ECAZ = FactionId.ECAZ.value
@@ -106,8 +106,21 @@ def prospective_battles(snapshot: Snapshot, interpretations: Any) -> tuple[list[
     return qualifying, excluded
 
 
+CUSTODY_QUESTION = "duke-moritani-custody"
+implements(CUSTODY_QUESTION, "any-controller", "ecaz-exclusions")
+
+
+@rule("duke-vidal.acquisition.captured")
+def captive_takeable(choice: str | None) -> bool:
+    """Whether Moritani may take a captured Duke Vidal is open (question duke-moritani-custody): taken from
+    any controller, captor included, or barred like the Ecaz Ambassador's route."""
+    return choice == "any-controller"
+
+
 @rule("duke-vidal.acquisition.two-strongholds")
-def acquisition_check(snapshot: Snapshot, qualifying: list[dict[str, Any]]) -> tuple[bool, str | None]:
+def acquisition_check(
+    snapshot: Snapshot, qualifying: list[dict[str, Any]], custody_choice: str | None = None
+) -> tuple[bool, str | None]:
     """At the end of Shipment and Movement Moritani may take Duke Vidal when it faces battles in at least two
     distinct strongholds, unless he is dead, or Moritani already took him this turn."""
     duke = snapshot.duke_vidal
@@ -115,6 +128,8 @@ def acquisition_check(snapshot: Snapshot, qualifying: list[dict[str, Any]]) -> t
         return False, "no-duke-vidal"
     if duke.status is DukeStatus.TANKS:
         return False, "duke-in-tanks"
+    if duke.status is DukeStatus.CAPTURED and not captive_takeable(custody_choice):
+        return False, "captured"
     if duke.status is DukeStatus.HELD and duke.controller == MORITANI:
         return False, "already-held"
     if duke.acquired_turn == snapshot.turn:
@@ -127,15 +142,6 @@ def acquisition_check(snapshot: Snapshot, qualifying: list[dict[str, Any]]) -> t
 def _unsettled(snapshot: Snapshot) -> list[Violation]:
     """Combinations the register leaves open (no default): not adjudicated yet."""
     found = []
-    duke = snapshot.duke_vidal
-    if duke is not None and duke.status is DukeStatus.CAPTURED:
-        found.append(
-            Violation(
-                "not-implemented",
-                "a captured Duke Vidal's acquisition is an open question (duke-moritani-custody)",
-                "/snapshot/duke_vidal",
-            )
-        )
     ecaz = snapshot.factions.get(ECAZ)
     if ecaz is not None and ecaz.ally is not None and ecaz.ally != MORITANI:
         moritani_places = {s.territory for s in snapshot.forces if s.faction == MORITANI}
@@ -222,18 +228,59 @@ def end_shipment_movement(snapshot: Snapshot, action: Action, context: Context) 
         unsettled = _unsettled(snapshot)
         if unsettled:
             return _refuse(snapshot, unsettled, trace, context)
-        qualifying, excluded = prospective_battles(snapshot, context.interpretations)
-        eligible, why = acquisition_check(snapshot, qualifying)
-        summary = {"eligible": eligible, "qualifying_battles": qualifying, "reasons": excluded}
-        if why is not None:
-            summary["not_eligible"] = why
-        decision = None
-        if eligible:
-            duke = snapshot.duke_vidal
-            holder = duke.controller if duke.status is DukeStatus.HELD else None
-            decision = {"type": DecisionType.DUKE_VIDAL_ACQUISITION.value, "player": MORITANI, "owner": holder}
-            state.event("duke-vidal-available", "duke-vidal.acquisition.two-strongholds", holder=holder)
-        return _answer(snapshot, state.wire, state.events, summary, decision, trace, context)
+        duke = snapshot.duke_vidal
+        if duke.status is DukeStatus.CAPTURED and CUSTODY_QUESTION not in context.interpretations:
+            alternatives = tuple(
+                Alternative(
+                    MappingProxyType({CUSTODY_QUESTION: choice}),
+                    _acquisition_outcome(snapshot, context, choice),
+                    Evidence.PROVISIONAL_ORDERING,
+                )
+                for choice in ("any-controller", "ecaz-exclusions")
+            )
+            return Adjudication(
+                RulingStatus.UNRESOLVED,
+                None,
+                NextStep(None, ()),
+                (),
+                rulings_of(trace),
+                alternatives,
+                Provenance(MappingProxyType(dict(context.interpretations))),
+            )
+        choice = context.interpretations.get(CUSTODY_QUESTION) if duke.status is DukeStatus.CAPTURED else None
+        outcome = _acquisition_outcome(snapshot, context, choice)
+        decision = outcome["snapshot"]["pending"]
+        options = decision_options_for(Snapshot.from_dict(outcome["snapshot"])) if decision is not None else []
+        return Adjudication(
+            RulingStatus.RESOLVED,
+            outcome,
+            NextStep(decision, tuple(options)),
+            (),
+            rulings_of(trace),
+            (),
+            Provenance(MappingProxyType(dict(context.interpretations))),
+        )
+
+
+def _acquisition_outcome(snapshot: Snapshot, context: Context, custody_choice: str | None) -> dict[str, Any]:
+    """The check's outcome (summary, events, next snapshot) under one reading of the open custody question."""
+    state = NextSnapshot(snapshot)
+    qualifying, excluded = prospective_battles(snapshot, context.interpretations)
+    eligible, why = acquisition_check(snapshot, qualifying, custody_choice)
+    summary: dict[str, Any] = {"eligible": eligible, "qualifying_battles": qualifying, "reasons": excluded}
+    if why is not None:
+        summary["not_eligible"] = why
+    decision = None
+    if eligible:
+        duke = snapshot.duke_vidal
+        assert duke is not None
+        holder = duke.controller if duke.status is DukeStatus.HELD else duke.by
+        decision = {"type": DecisionType.DUKE_VIDAL_ACQUISITION.value, "player": MORITANI, "owner": holder}
+        state.event("duke-vidal-available", "duke-vidal.acquisition.two-strongholds", holder=holder)
+    state.wire["pending"] = decision
+    if decision is None:
+        state.wire["phase"] = Phase.BATTLE.value
+    return {"summary": {"duke_vidal": summary}, "events": state.events, "snapshot": state.wire}
 
 
 def acquisition_options(snapshot: Snapshot, decision: Decision) -> list[dict[str, Any]]:
@@ -252,12 +299,13 @@ def _responders(wire: dict[str, Any]) -> list[str]:
 def take_duke(wire: dict[str, Any], events: list[dict[str, Any]], turn: int) -> None:
     """Moritani takes Duke Vidal from whoever controls him and holds him for one battle."""
     previous = wire["duke_vidal"]
-    wire["duke_vidal"] = {"status": DukeStatus.HELD.value, "controller": MORITANI, "acquired_turn": turn}
+    history = {"deaths": previous["deaths"]} if previous.get("deaths") else {}
+    wire["duke_vidal"] = {"status": DukeStatus.HELD.value, "controller": MORITANI, "acquired_turn": turn, **history}
     events.append(
         {
             "type": "duke-vidal-acquired",
             "by": MORITANI,
-            "from": previous.get("controller"),
+            "from": previous.get("controller") or previous.get("by"),  # a holder, or a captor
             "rule": "duke-vidal.acquisition.take",
         }
     )

@@ -125,6 +125,8 @@ class Adjudication:
 
     @property
     def evidence(self) -> Evidence | None:
+        if self.status is RulingStatus.UNRESOLVED:
+            return Evidence.UNRESOLVED  # the outcome waits for an interpretation the publisher never settled
         return weakest_evidence(self.rulings)
 
     @property

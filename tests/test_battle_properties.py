@@ -215,7 +215,7 @@ def test_battle_invariants_through_cleanup(raw: dict[str, Any], data: st.DataObj
     again = adjudicate(load_snapshot(wire), Action(ActionType.RESOLVE_BATTLE)).to_dict()
     assert json.dumps(first, sort_keys=True) == json.dumps(again, sort_keys=True)
     current, answer = wire, first
-    for _ in range(12):  # casualties, winner cards, retention, Karama window, capture, Semuta
+    for _ in range(40):  # casualties, winner cards, retention, Karama windows, capture, Semuta opportunities
         after = check_step(current, answer)
         if after is None or answer["next"]["decision"] is None:
             break
@@ -271,7 +271,7 @@ def test_locking_plans_from_the_options_then_resolving_keeps_the_invariants(
         current = after
         options = {"options": answer["next"]["options"], "decision": answer["next"]["decision"]}
     answer = adjudicate(load_snapshot(current), Action(ActionType.RESOLVE_BATTLE)).to_dict()
-    for _ in range(12):
+    for _ in range(40):
         after = check_step(current, answer)
         if after is None or answer["next"]["decision"] is None:
             break
