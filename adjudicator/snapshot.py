@@ -118,6 +118,7 @@ class FactionState:
     ally: str | None
     kwisatz_haderach: KwisatzHaderach | None = None
     special_karama_used: bool = False  # advanced: the faction's once-a-game special Karama power is spent
+    leader_revived_turn: int | None = None  # the turn it last revived a leader the ordinary way
 
     @classmethod
     def from_dict(cls, raw: Mapping[str, Any]) -> FactionState:
@@ -133,6 +134,7 @@ class FactionState:
             if raw.get("kwisatz_haderach") is None
             else KwisatzHaderach.from_dict(raw["kwisatz_haderach"]),
             special_karama_used=bool(raw.get("special_karama_used", False)),
+            leader_revived_turn=raw.get("leader_revived_turn"),
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -149,6 +151,8 @@ class FactionState:
             out["kwisatz_haderach"] = self.kwisatz_haderach.to_dict()
         if self.special_karama_used:
             out["special_karama_used"] = True
+        if self.leader_revived_turn is not None:
+            out["leader_revived_turn"] = self.leader_revived_turn
         return out
 
 

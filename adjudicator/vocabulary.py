@@ -123,6 +123,7 @@ class ActionType(StrEnum):
     FORCE_WINNER_CARDS = "force-winner-cards"
     CHOAM_CASH_IN = "choam-cash-in"
     END_TURN = "end-turn"
+    REVIVE_LEADER = "revive-leader"
     ACQUIRE_DUKE_VIDAL = "acquire-duke-vidal"
     DECLINE_DUKE_VIDAL = "decline-duke-vidal"
     SEMUTA_TAKE = "semuta-take"

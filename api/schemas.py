@@ -141,6 +141,11 @@ class FactionSchema(Schema):
     kwisatz_haderach = fields.Nested(
         KwisatzHaderachSchema, metadata={"description": "Atreides only (advanced): the Kwisatz Haderach token"}
     )
+    leader_revived_turn = StrictInteger(
+        allow_none=True,
+        validate=validate.Range(min=1, max=99),
+        metadata={"description": "the turn it last revived a leader the ordinary way (one a turn)"},
+    )
     special_karama_used = StrictBoolean(
         metadata={"description": "advanced: its once-a-game special Karama power is spent (default false)"}
     )

@@ -1,0 +1,199 @@
+"""Leader revival (base rulebook, Revival; E3 pp.8-9 for Duke Vidal; the Tleilaxu Ghola card).
+
+A faction revives one leader a turn from the Tanks, paying its strength, once all its leaders are
+in the Tanks. A Tleilaxu Ghola card revives one of its own leaders at any time, free, whatever the
+count. Duke Vidal is revived by Ecaz alone (with a Ghola card too), for 5 spice, with no
+prerequisite; Ecaz counts him among its five when reviving its other leaders. No other faction
+revives him, by Ghola or as a Tleilaxu foreign ghola.
+"""
+
+from __future__ import annotations
+
+from types import MappingProxyType
+from typing import Any
+
+from .battle_state import NextSnapshot
+from .catalog import card_kind, catalog
+from .engine import HANDLERS, Action, Context, decision_options_for
+from .registers import rule, tracing
+from .results import Adjudication, NextStep, Provenance, Violation, rulings_of
+from .snapshot import Snapshot
+from .vocabulary import ActionType, DukeStatus, FactionId, LeaderStatus, Phase, RulingStatus
+
+DUKE = "duke-vidal"
+ECAZ = FactionId.ECAZ.value
+DUKE_PRICE = 5
+GHOLA = "tleilaxu-ghola"
+
+
+def _tanked(snapshot: Snapshot, faction: str) -> int:
+    state = snapshot.factions[faction]
+    return sum(
+        1
+        for leader in catalog().leaders_of(faction)
+        if (entry := state.leaders.get(leader.id)) is not None and entry.status is LeaderStatus.TANKS
+    )
+
+
+@rule("duke-vidal.revival.ecaz-only")
+def duke_revival(faction: str) -> Violation | None:
+    """Only Ecaz may revive Duke Vidal, with a Ghola card too; no other faction, by any route."""
+    if faction != ECAZ:
+        return Violation(
+            "only-ecaz-revives-duke",
+            "only Ecaz may revive Duke Vidal",
+            "/action/player",
+            "duke-vidal.revival.ecaz-only",
+        )
+    return None
+
+
+@rule("duke-vidal.revival.joins-ecaz")
+def duke_joins_ecaz(duke: dict[str, Any]) -> dict[str, Any]:
+    """A revived leader returns to its reviver's pool: a revived Duke Vidal is held by Ecaz."""
+    history = {k: v for k, v in duke.items() if k in ("deaths", "acquired_turn")}
+    return {"status": DukeStatus.HELD.value, "controller": ECAZ, **history}
+
+
+@rule("duke-vidal.revival.price")
+def duke_price() -> int:
+    """Ecaz revives Duke Vidal for 5 spice (not his strength of 6), with no count of dead leaders required."""
+    return DUKE_PRICE
+
+
+@rule("leaders.revival.all-dead")
+def may_revive_normally(snapshot: Snapshot, faction: str) -> bool:
+    """A faction revives a leader only once all its leaders are in the Tanks (Ecaz counts Duke Vidal among
+    its five)."""
+    count = _tanked(snapshot, faction)
+    duke = snapshot.duke_vidal
+    if faction == ECAZ and duke is not None and duke.status is DukeStatus.TANKS:
+        count += duke_counts_for_ecaz()
+    return count >= len(catalog().leaders_of(faction))
+
+
+@rule("duke-vidal.revival.counts-for-ecaz")
+def duke_counts_for_ecaz() -> int:
+    """Duke Vidal in the Tanks counts among Ecaz's five when Ecaz revives its other leaders."""
+    return 1
+
+
+@rule("leaders.revival.ghola")
+def ghola_revival() -> None:
+    """A Tleilaxu Ghola card revives one of the faction's own leaders at once, free, whatever the count."""
+
+
+def revive_leader(snapshot: Snapshot, action: Action, context: Context) -> Adjudication:
+    with tracing() as trace:
+        faction = action.player
+        leader = action.fields.get("leader")
+        card = action.fields.get("card")
+        problems: list[Violation] = []
+        assert faction is not None
+        state = snapshot.factions[faction]
+        if card is not None and (card_kind(str(card)) != GHOLA or card not in state.hand):
+            problems.append(Violation("no-ghola", f"{faction} holds no Tleilaxu Ghola card {card}", "/action/card"))
+        if card is None and snapshot.phase is not Phase.REVIVAL:
+            problems.append(
+                Violation(
+                    "wrong-phase", "leaders are revived in the Revival phase (or with a Ghola card)", "/snapshot/phase"
+                )
+            )
+        if leader == DUKE:
+            refusal = duke_revival(faction)
+            if refusal is not None:
+                problems.append(refusal)
+            elif snapshot.duke_vidal is None or snapshot.duke_vidal.status is not DukeStatus.TANKS:
+                problems.append(Violation("not-in-tanks", "Duke Vidal is not in the Tanks", "/action/leader"))
+            price = 0 if card is not None else duke_price()
+        elif leader not in catalog().leaders or catalog().leaders[str(leader)].faction != faction:
+            problems.append(
+                Violation(
+                    "not-own-leader",
+                    f"{faction} revives only its own leaders (or Duke Vidal, for Ecaz)",
+                    "/action/leader",
+                )
+            )
+            price = 0
+        else:
+            entry = state.leaders.get(str(leader))
+            if entry is None or entry.status is not LeaderStatus.TANKS:
+                problems.append(Violation("not-in-tanks", f"{leader} is not in the Tanks", "/action/leader"))
+            if card is None and not may_revive_normally(snapshot, faction):
+                problems.append(
+                    Violation(
+                        "leaders-still-alive",
+                        f"{faction} still has leaders outside the Tanks",
+                        "/action/leader",
+                        "leaders.revival.all-dead",
+                    )
+                )
+            price = 0 if card is not None else int(catalog().leaders[str(leader)].strength or 0)
+        if card is None and state.leader_revived_turn == snapshot.turn:
+            problems.append(
+                Violation(
+                    "one-leader-a-turn",
+                    f"{faction} has revived a leader this turn",
+                    "/action/leader",
+                    "leaders.revival.all-dead",
+                )
+            )
+        if not problems and price > state.spice:
+            problems.append(
+                Violation(
+                    "not-enough-spice", f"the revival costs {price}; {faction} has {state.spice}", "/action/leader"
+                )
+            )
+        if problems:
+            decision = None if snapshot.pending is None else snapshot.pending.to_dict()
+            return Adjudication(
+                RulingStatus.ILLEGAL,
+                None,
+                NextStep(decision, tuple(decision_options_for(snapshot))),
+                tuple(problems),
+                rulings_of(trace),
+                (),
+                Provenance(MappingProxyType(dict(context.interpretations))),
+            )
+        next_state = NextSnapshot(snapshot)
+        wire = next_state.wire
+        if card is not None:
+            ghola_revival()
+            wire["factions"][faction]["hand"].remove(card)
+            wire["discard"].append(card)
+        else:
+            wire["factions"][faction]["leader_revived_turn"] = snapshot.turn
+        if price:
+            next_state.pay_to_bank(
+                faction,
+                price,
+                "duke-vidal.revival.price" if leader == DUKE else "leaders.revival.all-dead",
+                "leader revival",
+            )
+        if leader == DUKE:
+            wire["duke_vidal"] = duke_joins_ecaz(wire["duke_vidal"])
+        else:
+            kept = {k: v for k, v in wire["factions"][faction]["leaders"][str(leader)].items() if k not in ("status",)}
+            wire["factions"][faction]["leaders"][str(leader)] = {"status": LeaderStatus.AVAILABLE.value, **kept}
+        next_state.event(
+            "leader-revived",
+            "leaders.revival.ghola" if card is not None else "leaders.revival.all-dead",
+            faction=faction,
+            leader=leader,
+            paid=price,
+        )
+        summary: dict[str, Any] = {"revival": {"faction": faction, "leader": leader, "paid": price, "ghola": card}}
+        return Adjudication(
+            status=RulingStatus.RESOLVED,
+            outcome=MappingProxyType({"summary": summary, "events": next_state.events, "snapshot": wire}),
+            next=NextStep(
+                None if snapshot.pending is None else snapshot.pending.to_dict(), tuple(decision_options_for(snapshot))
+            ),
+            violations=(),
+            rulings=rulings_of(trace),
+            alternatives=(),
+            provenance=Provenance(MappingProxyType(dict(context.interpretations))),
+        )
+
+
+HANDLERS[ActionType.REVIVE_LEADER] = revive_leader
