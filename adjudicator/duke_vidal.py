@@ -6,8 +6,10 @@ battle rules: allies do not battle, advisors alone do not battle, forces the sto
 by default, forces in the storm sector) do not battle, and the Polar Sink has no battles; the Hidden
 Mobile Stronghold counts as a stronghold (register question duke-hms-stronghold). If eligible,
 Moritani decides whether to take the Duke from whoever holds him; taking him opens a Karama window
-(Karama may prevent the acquisition) before custody changes. Combinations the register leaves open
-(a captured Duke, Ecaz and its ally both present) are answered `not-implemented` for now.
+(Karama may prevent the acquisition) before custody changes. A Duke held captive by the Harkonnen
+is a question the register leaves open (duke-moritani-custody): the answer is `unresolved` with
+each interpretation side by side, unless the request chooses one. Ecaz and its ally both present is
+answered `not-implemented` for now.
 """
 
 from __future__ import annotations
