@@ -11,6 +11,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any
 
 from .battle_plans import DUKE, forces_in, plan_violations, strength_halves
@@ -18,13 +19,31 @@ from .battle_state import STEP_DECISIONS, NextSnapshot, answer_violation, finish
 from .cards import Protection, Weapon, can_retain_battle_card, defense_effect, weapon_effect
 from .catalog import catalog
 from .engine import HANDLERS, Action, Context, register_decision
-from .harkonnen import captive_returns, captives_return_when_leaderless, capture_step, harkonnen_leaderless
+from .harkonnen import (
+    DUKE_CAPTURE_QUESTION,
+    captive_returns,
+    captives_return_when_leaderless,
+    capture_follows,
+    capture_step,
+    duke_in_capture_pool,
+    harkonnen_leaderless,
+)
 from .moritani_retention import retention_before_capture, retention_step
 from .moritani_special import special_karama_step
 from .registers import get_question, implements, rule, tracing
-from .results import Adjudication, Violation
+from .results import Adjudication, Alternative, NextStep, Provenance, Violation, rulings_of
 from .snapshot import Battle, Plan, Snapshot, halves_to_number
-from .vocabulary import ActionType, BattleResult, DecisionType, DukeStatus, FactionId, Phase
+from .vocabulary import (
+    ActionType,
+    BattleResult,
+    DecisionType,
+    DukeStatus,
+    Evidence,
+    FactionId,
+    LeaderStatus,
+    Phase,
+    RulingStatus,
+)
 
 TOOTH_QUESTION = "poison-tooth-chemistry"
 DOUBLE_TRAITOR_QUESTION = "double-traitor-explosion"
@@ -501,8 +520,13 @@ def apply_resolution(
         for s in sides.values()
         if s.plan.leader is not None and s.killed_by is None and res.result is BattleResult.DECIDED
     ]
+    # Duke Vidal, used by the loser against the advanced Harkonnen: his tenure ends before the capture
+    # draw or after it (question duke-harkonnen-capture); in the draw, he stays held until it settles.
+    duke_drawable = duke_capture_open(snapshot, battle, res) and duke_in_capture_pool(
+        context.interpretations[DUKE_CAPTURE_QUESTION]
+    )
     if survivors:
-        survivors_fought(state, survivors, territory)
+        survivors_fought(state, [s for s in survivors if not (duke_drawable and s == DUKE)], territory)
         for side in sides.values():
             leader = side.plan.leader
             if leader in survivors and leader != DUKE and catalog().leaders[leader].faction != side.faction:
@@ -511,7 +535,9 @@ def apply_resolution(
         captives_return_when_leaderless(state)
     if retention is not None:
         steps.append(DecisionType.MORITANI_RETENTION.value)
-    captive = capture_step(snapshot, state, res.winner, res.loser)
+    captive = capture_step(snapshot, state, res.winner, res.loser, duke_drawable)
+    if duke_drawable and captive != DUKE:
+        state.leader_fought(DUKE, territory)
     if captive is not None:
         if retention is not None:
             retention_before_capture()
@@ -535,6 +561,8 @@ def apply_resolution(
         "capture": captive,
         "retention": retention,
     }
+    if duke_drawable:
+        state.wire["battle"]["resolution"]["duke_in_capture_pool"] = True
     return summary, state
 
 
@@ -642,12 +670,32 @@ def unmodelled_compositions(snapshot: Snapshot, battle: Battle) -> list[Violatio
     if duke is not None and duke.status is DukeStatus.HELD and duke.controller in combatants:
         if duke.loaned_by is not None:
             missing.append(("a loaned Duke Vidal in battle (question duke-loan-tenure)", "/snapshot/duke_vidal"))
-        if rs.advanced and FactionId.HARKONNEN.value in combatants and duke.controller != FactionId.HARKONNEN.value:
+        unused = battle.plans[duke.controller].leader != DUKE
+        if (
+            unused
+            and rs.advanced
+            and FactionId.HARKONNEN.value in combatants
+            and duke.controller != FactionId.HARKONNEN.value
+        ):
+            # held but not played: whether the Harkonnen may draw him if his holder loses is not covered
             missing.append(
                 (
-                    "Duke Vidal in a battle against the advanced Harkonnen (question duke-harkonnen-capture)",
+                    "an unused Duke Vidal held by a side battling the advanced Harkonnen (capture pool)",
                     "/snapshot/duke_vidal",
                 )
+            )
+    if duke is not None and duke.status is DukeStatus.CAPTURED and duke.by in combatants:
+        captor = duke.by
+        others_dead = all(
+            snapshot.factions[captor].leaders.get(leader.id) is not None
+            and snapshot.factions[captor].leaders[leader.id].status is LeaderStatus.TANKS
+            for leader in catalog().leaders_of(captor)
+            if leader.id != battle.plans[captor].leader
+        )
+        if battle.plans[captor].leader == DUKE or others_dead:
+            # he would go back to someone: where is question duke-capture-return
+            missing.append(
+                ("the return of a captured Duke Vidal (question duke-capture-return)", "/snapshot/duke_vidal")
             )
     ecaz = snapshot.factions.get(FactionId.ECAZ.value)
     if ecaz is not None and ecaz.ally is not None:
@@ -659,6 +707,26 @@ def unmodelled_compositions(snapshot: Snapshot, battle: Battle) -> list[Violatio
         Violation("not-implemented", f"this engine version does not adjudicate {what} yet", path)
         for what, path in missing
     ]
+
+
+def duke_capture_open(snapshot: Snapshot, battle: Battle, res: Resolution) -> bool:
+    """Duke Vidal fought for the loser, survived, and the advanced Harkonnen won: question
+    duke-harkonnen-capture decides whether he can be drawn."""
+    if not capture_follows(snapshot, res.winner, res.loser) or res.result is not BattleResult.DECIDED:
+        return False
+    assert res.loser is not None
+    side = res.sides[res.loser]
+    return side.plan.leader == DUKE and side.killed_by is None
+
+
+def _outcome_under(
+    snapshot: Snapshot, battle: Battle, res: Resolution, context: Context, question: str, choice: str
+) -> dict[str, Any]:
+    chosen = Context(MappingProxyType({**context.interpretations, question: choice}), context.viewer)
+    summary, state = apply_resolution(snapshot, battle, res, chosen)
+    outcome = finish(snapshot, state, {"battle": summary}, [], chosen).outcome
+    assert outcome is not None
+    return dict(outcome)
 
 
 def resolve_battle(snapshot: Snapshot, action: Action, context: Context) -> Adjudication:
@@ -697,6 +765,24 @@ def resolve_battle(snapshot: Snapshot, action: Action, context: Context) -> Adju
         if violations:
             return illegal(snapshot, violations, trace, context)
         resolution = resolve(snapshot, battle, context)
+        if duke_capture_open(snapshot, battle, resolution) and DUKE_CAPTURE_QUESTION not in context.interpretations:
+            alternatives = tuple(
+                Alternative(
+                    MappingProxyType({DUKE_CAPTURE_QUESTION: choice}),
+                    _outcome_under(snapshot, battle, resolution, context, DUKE_CAPTURE_QUESTION, choice),
+                    Evidence.PROVISIONAL_ORDERING,
+                )
+                for choice in ("release-first", "capture-pool-first")
+            )
+            return Adjudication(
+                RulingStatus.UNRESOLVED,
+                None,
+                NextStep(None, ()),
+                (),
+                rulings_of(trace),
+                alternatives,
+                Provenance(MappingProxyType(dict(context.interpretations))),
+            )
         summary, state = apply_resolution(snapshot, battle, resolution, context)
         return finish(snapshot, state, {"battle": summary}, trace, context)
 

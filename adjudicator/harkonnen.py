@@ -4,6 +4,10 @@ After winning a battle in the advanced game, the Harkonnen draw one of the loser
 (from those not used in another territory, the battle's surviving leader included) and either kill it
 for 2 spice or keep it as a captive. The draw happens once, when the battle resolves, from the
 snapshot's seed, and is stored in the battle's resolution so that a reload never draws again.
+
+Duke Vidal, used by the loser and surviving, is in the draw or not according to the register's
+question duke-harkonnen-capture (his one-battle tenure may end before the draw or after it); the
+resolution records `duke_in_capture_pool` so the draw can be checked again on reload.
 """
 
 from __future__ import annotations
@@ -11,10 +15,11 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from .battle_state import STEP_DECISIONS, NextSnapshot, answer_violation, finish, illegal
+from .battle_plans import DUKE
+from .battle_state import STEP_DECISIONS, NextSnapshot, answer_violation, duke_dies, finish, illegal
 from .catalog import catalog
 from .engine import HANDLERS, Action, Context, register_decision
-from .registers import rule, tracing
+from .registers import implements, rule, tracing
 from .results import Adjudication
 from .snapshot import Decision, Snapshot
 from .vocabulary import ActionType, DecisionType, FactionId, LeaderStatus
@@ -23,9 +28,21 @@ HARKONNEN = FactionId.HARKONNEN.value
 KILL_PAYMENT = 2
 
 
-def capture_pool(wire: dict[str, Any], loser: str, territory: str) -> list[str]:
-    """The loser's leaders Harkonnen may draw: alive, not captive, not used in another territory.
-    (While the capture decision is open the pool is unchanged, so the draw can be checked again.)"""
+DUKE_CAPTURE_QUESTION = "duke-harkonnen-capture"
+implements(DUKE_CAPTURE_QUESTION, "release-first", "capture-pool-first")
+
+
+@rule("duke-vidal.capture.pool-order")
+def duke_in_capture_pool(choice: str) -> bool:
+    """Whether a surviving Duke Vidal, used by the loser, is among the leaders the Harkonnen draw from
+    follows the chosen answer to question duke-harkonnen-capture (his tenure may end first)."""
+    return choice == "capture-pool-first"
+
+
+def capture_pool(wire: dict[str, Any], loser: str, territory: str, with_duke: bool = False) -> list[str]:
+    """The loser's leaders Harkonnen may draw: alive, not captive, not used in another territory, and
+    Duke Vidal last when he is in the draw. (While the capture decision is open the pool is
+    unchanged, so the draw can be checked again.)"""
     state = wire["factions"][loser]
     pool = []
     for leader in catalog().leaders_of(loser):
@@ -35,6 +52,8 @@ def capture_pool(wire: dict[str, Any], loser: str, territory: str) -> list[str]:
         free = entry is None or entry["status"] == LeaderStatus.AVAILABLE.value
         if free or (entry["status"] == LeaderStatus.USED.value and entry.get("territory") == territory):
             pool.append(leader.id)
+    if with_duke:
+        pool.append(DUKE)
     return pool
 
 
@@ -45,21 +64,29 @@ def draw_from(pool: list[str], seed: int, turn: int, territory: str) -> str | No
 
 
 @rule("harkonnen.capture.draw")
-def draw_captive(wire: dict[str, Any], loser: str, territory: str, seed: int, turn: int) -> str | None:
+def draw_captive(
+    wire: dict[str, Any], loser: str, territory: str, seed: int, turn: int, with_duke: bool = False
+) -> str | None:
     """After an advanced Harkonnen win, one of the loser's eligible leaders is drawn at random."""
-    return draw_from(capture_pool(wire, loser, territory), seed, turn, territory)
+    return draw_from(capture_pool(wire, loser, territory, with_duke), seed, turn, territory)
 
 
-def capture_step(snapshot: Snapshot, state: NextSnapshot, winner: str | None, loser: str | None) -> str | None:
+def capture_step(
+    snapshot: Snapshot, state: NextSnapshot, winner: str | None, loser: str | None, with_duke: bool = False
+) -> str | None:
     """Called by the battle resolution: the capture decision's leader, or None when there is none."""
-    if not snapshot.ruleset.advanced or winner != HARKONNEN or loser is None:
+    if not capture_follows(snapshot, winner, loser):
         return None
     battle = snapshot.battle
-    assert battle is not None
-    leader = draw_captive(state.wire, loser, battle.territory, snapshot.seed, snapshot.turn)
+    assert battle is not None and loser is not None
+    leader = draw_captive(state.wire, loser, battle.territory, snapshot.seed, snapshot.turn, with_duke)
     if leader is not None:
         state.event("leader-drawn", "harkonnen.capture.draw", faction=HARKONNEN, leader=leader, owner=loser)
     return leader
+
+
+def capture_follows(snapshot: Snapshot, winner: str | None, loser: str | None) -> bool:
+    return snapshot.ruleset.advanced and winner == HARKONNEN and loser is not None
 
 
 @rule("harkonnen.capture.return-after-use")
@@ -112,6 +139,9 @@ def capture_options(snapshot: Snapshot, decision: Decision) -> list[dict[str, An
 @rule("harkonnen.capture.keep")
 def keep_captive(state: NextSnapshot, leader_id: str) -> None:
     """A kept captive fights for the Harkonnen once, then returns to its faction if it survives."""
+    if leader_id == DUKE:
+        duke_captured(state)
+        return
     native = catalog().leaders[leader_id].faction
     leaders = state.wire["factions"][native]["leaders"]
     kept = {k: v for k, v in leaders.get(leader_id, {}).items() if k not in ("status", "territory", "by")}
@@ -122,10 +152,29 @@ def keep_captive(state: NextSnapshot, leader_id: str) -> None:
 @rule("harkonnen.capture.kill")
 def kill_captive(state: NextSnapshot, leader_id: str) -> None:
     """A killed captive goes to the Tanks face down and the Harkonnen take 2 spice."""
-    native = catalog().leaders[leader_id].faction
-    state.wire["factions"][native]["leaders"][leader_id] = {"status": LeaderStatus.TANKS.value}
+    if leader_id == DUKE:
+        state.wire["duke_vidal"] = duke_dies(state.wire["duke_vidal"])
+    else:
+        native = catalog().leaders[leader_id].faction
+        state.wire["factions"][native]["leaders"][leader_id] = {"status": LeaderStatus.TANKS.value}
     state.event("leader-killed", "harkonnen.capture.kill", leader=leader_id)
     state.pay_from_bank(HARKONNEN, KILL_PAYMENT, "harkonnen.capture.kill", "captive killed")
+
+
+@rule("duke-vidal.capture.kept")
+def duke_captured(state: NextSnapshot) -> None:
+    """A kept Duke Vidal becomes the Harkonnen's captive; the faction he was taken from is recorded,
+    since where he goes when returned is open (question duke-capture-return)."""
+    duke = state.wire["duke_vidal"]
+    history = {k: duke[k] for k in ("acquired_turn", "deaths") if duke.get(k)}
+    state.wire["duke_vidal"] = {
+        "status": "captured",
+        "controller": None,
+        "by": HARKONNEN,
+        "captured_from": duke.get("controller"),
+        **history,
+    }
+    state.event("leader-captured", "duke-vidal.capture.kept", leader=DUKE, by=HARKONNEN)
 
 
 def capture_leader(snapshot: Snapshot, action: Action, context: Context) -> Adjudication:

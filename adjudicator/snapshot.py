@@ -210,8 +210,8 @@ class SpicePile:
 
 @dataclass(frozen=True, slots=True)
 class DukeVidal:
-    """The one Duke Vidal disc: custody (status, controller, loan), the turn Moritani last took him, and
-    how many times he has died."""
+    """The one Duke Vidal disc: custody (status, controller, loan; for a captive, who held him when he
+    was captured), the turn Moritani last took him, and how many times he has died."""
 
     status: DukeStatus
     controller: str | None = None
@@ -219,6 +219,7 @@ class DukeVidal:
     loaned_by: str | None = None
     by: str | None = None
     deaths: int = 0
+    captured_from: str | None = None
 
     @classmethod
     def from_dict(cls, raw: Mapping[str, Any]) -> DukeVidal:
@@ -229,6 +230,7 @@ class DukeVidal:
             raw.get("loaned_by"),
             raw.get("by"),
             int(raw.get("deaths", 0)),
+            raw.get("captured_from"),
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -238,6 +240,7 @@ class DukeVidal:
         _opt(out, "by", self.by)
         if self.deaths:
             out["deaths"] = self.deaths
+        _opt(out, "captured_from", self.captured_from)
         return out
 
 

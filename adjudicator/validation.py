@@ -357,12 +357,31 @@ class _Checker:
                 self.add(
                     "invalid-captor", "a captured Duke Vidal needs 'by': the Harkonnen, in the game", "duke_vidal", "by"
                 )
-        elif duke.by is not None:
-            self.add("captor-without-capture", "'by' is only for status 'captured'", "duke_vidal", "by")
+            if duke.captured_from is not None and (
+                duke.captured_from not in self.in_game or duke.captured_from == duke.by
+            ):
+                self.add(
+                    "invalid-prior-holder",
+                    "captured_from must be another faction in the game",
+                    "duke_vidal",
+                    "captured_from",
+                )
+        else:
+            if duke.by is not None:
+                self.add("captor-without-capture", "'by' is only for status 'captured'", "duke_vidal", "by")
+            if duke.captured_from is not None:
+                self.add(
+                    "captor-without-capture",
+                    "'captured_from' is only for status 'captured'",
+                    "duke_vidal",
+                    "captured_from",
+                )
 
     def controls_leader(self, fid: str, leader_id: str) -> bool:
         if leader_id == _DUKE:
             duke = self.s.duke_vidal
+            if duke is not None and duke.status is DukeStatus.CAPTURED:
+                return duke.by == fid
             return duke is not None and duke.status is DukeStatus.HELD and duke.controller == fid
         leader = self.cat.leaders[leader_id]
         native = self.s.factions.get(leader.faction)
@@ -566,7 +585,7 @@ class _Checker:
             return
         wire = self.s.to_dict()
         drawn = draw_from(
-            capture_pool(wire, loser, battle.territory),
+            capture_pool(wire, loser, battle.territory, bool(resolution.get("duke_in_capture_pool"))),
             self.s.seed,
             self.s.turn,
             battle.territory,

@@ -182,6 +182,10 @@ class DukeVidalSchema(Schema):
     loaned_by = faction_field(allow_none=True)
     by = faction_field(allow_none=True)
     deaths = count_field(99, "how many times he has died (default 0)")
+    captured_from = faction_field(
+        allow_none=True,
+        metadata={"description": "a captured Duke: the faction that held him when Harkonnen captured him"},
+    )
 
 
 class PlanSchema(Schema):
@@ -230,6 +234,12 @@ class ResolutionSchema(Schema):
     )
     used_cards = fields.List(id_field("card id"), metadata={"description": "played cards whose effect was used"})
     capture = id_field("advanced Harkonnen win: the loser's leader drawn for capture", allow_none=True)
+    duke_in_capture_pool = StrictBoolean(
+        metadata={
+            "description": "the loser's Duke Vidal was among the leaders drawn from "
+            "(question duke-harkonnen-capture, choice capture-pool-first)"
+        }
+    )
     retention = fields.Nested(RetentionRecordSchema, allow_none=True)
     semuta = fields.List(
         fields.Nested(SemutaBatchSchema), metadata={"description": "fresh discard batches awaiting a Semuta answer"}
