@@ -195,6 +195,21 @@ class AdvisorStack:
 
 
 @dataclass(frozen=True, slots=True)
+class AmbassadorToken:
+    """An Ecaz Ambassador token placed face up in a stronghold (`token` names its faction)."""
+
+    token: str
+    territory: str
+
+    @classmethod
+    def from_dict(cls, raw: Mapping[str, Any]) -> AmbassadorToken:
+        return cls(raw["token"], raw["territory"])
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"token": self.token, "territory": self.territory}
+
+
+@dataclass(frozen=True, slots=True)
 class SpicePile:
     territory: str
     sector: int | None
@@ -220,6 +235,7 @@ class DukeVidal:
     by: str | None = None
     deaths: int = 0
     captured_from: str | None = None
+    loan_turn: int | None = None
 
     @classmethod
     def from_dict(cls, raw: Mapping[str, Any]) -> DukeVidal:
@@ -231,6 +247,7 @@ class DukeVidal:
             raw.get("by"),
             int(raw.get("deaths", 0)),
             raw.get("captured_from"),
+            raw.get("loan_turn"),
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -241,6 +258,7 @@ class DukeVidal:
         if self.deaths:
             out["deaths"] = self.deaths
         _opt(out, "captured_from", self.captured_from)
+        _opt(out, "loan_turn", self.loan_turn)
         return out
 
 
@@ -364,6 +382,7 @@ class Snapshot:
     duke_vidal: DukeVidal | None
     battle: Battle | None
     pending: Decision | None
+    ambassadors: tuple[AmbassadorToken, ...] = ()
 
     @classmethod
     def from_dict(cls, raw: Mapping[str, Any]) -> Snapshot:
@@ -383,10 +402,11 @@ class Snapshot:
             duke_vidal=None if raw.get("duke_vidal") is None else DukeVidal.from_dict(raw["duke_vidal"]),
             battle=None if raw.get("battle") is None else Battle.from_dict(raw["battle"]),
             pending=None if raw.get("pending") is None else Decision.from_dict(raw["pending"]),
+            ambassadors=tuple(AmbassadorToken.from_dict(a) for a in raw.get("ambassadors", ())),
         )
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out = {
             "format": self.format,
             "ruleset": self.ruleset.to_dict(),
             "turn": self.turn,
@@ -403,3 +423,6 @@ class Snapshot:
             "battle": None if self.battle is None else self.battle.to_dict(),
             "pending": None if self.pending is None else self.pending.to_dict(),
         }
+        if self.ambassadors:  # only with Ecaz in the game
+            out["ambassadors"] = [a.to_dict() for a in self.ambassadors]
+        return out

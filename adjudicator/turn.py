@@ -1,8 +1,9 @@
 """The end of a turn (after the Mentat Pause): what this engine models of the turn-end cleanup.
 
 Leaders that fought this turn return to their pools, the Kwisatz Haderach may join a battle again,
-and a Duke Vidal that Moritani took but did not use is set aside (E3 p.9). The next turn starts in
-the Storm phase.
+and a Duke Vidal that Moritani took but did not use is set aside (E3 p.9). Where an unused loaned
+Duke goes is the register's question duke-loan-expiry: `unresolved` with both outcomes unless the
+request chooses. The next turn starts in the Storm phase.
 """
 
 from __future__ import annotations
@@ -12,10 +13,10 @@ from typing import Any
 
 from .battle_state import NextSnapshot
 from .engine import HANDLERS, Action, Context, decision_options_for
-from .registers import rule, tracing
-from .results import Adjudication, NextStep, Provenance, Violation, rulings_of
+from .registers import implements, rule, tracing
+from .results import Adjudication, Alternative, NextStep, Provenance, Violation, rulings_of
 from .snapshot import Snapshot
-from .vocabulary import ActionType, DukeStatus, FactionId, LeaderStatus, Phase, RulingStatus
+from .vocabulary import ActionType, DukeStatus, Evidence, FactionId, LeaderStatus, Phase, RulingStatus
 
 
 @rule("turn.end.leaders-return")
@@ -51,14 +52,6 @@ def end_turn(snapshot: Snapshot, action: Action, context: Context) -> Adjudicati
         if snapshot.pending is not None or snapshot.battle is not None:
             problems.append(Violation("decision-pending", "answer the open decision first", "/snapshot/pending"))
         duke = snapshot.duke_vidal
-        if duke is not None and duke.status is DukeStatus.HELD and duke.loaned_by is not None:
-            problems.append(
-                Violation(
-                    "not-implemented",
-                    "where a loaned Duke Vidal goes at the end of the turn is an open question (duke-loan-expiry)",
-                    "/snapshot/duke_vidal",
-                )
-            )
         if problems:
             decision = None if snapshot.pending is None else snapshot.pending.to_dict()
             return Adjudication(
@@ -70,22 +63,67 @@ def end_turn(snapshot: Snapshot, action: Action, context: Context) -> Adjudicati
                 (),
                 Provenance(MappingProxyType(dict(context.interpretations))),
             )
-        state = NextSnapshot(snapshot)
-        returned = leaders_return(state)
-        if duke is not None and duke.status is DukeStatus.HELD and duke.controller == FactionId.MORITANI.value:
-            unused_duke_set_aside(state)
-        state.wire["turn"] = snapshot.turn + 1
-        state.wire["phase"] = Phase.STORM.value
-        summary: dict[str, Any] = {"turn": {"ended": snapshot.turn, "leaders_returned": returned}}
+        loaned = duke is not None and duke.status is DukeStatus.HELD and duke.loaned_by is not None
+        if loaned and LOAN_QUESTION not in context.interpretations:
+            alternatives = tuple(
+                Alternative(
+                    MappingProxyType({LOAN_QUESTION: choice}),
+                    _turn_end(snapshot, choice),
+                    Evidence.PROVISIONAL_ORDERING,
+                )
+                for choice in ("return-to-ecaz", "set-aside")
+            )
+            return Adjudication(
+                RulingStatus.UNRESOLVED,
+                None,
+                NextStep(None, ()),
+                (),
+                rulings_of(trace),
+                alternatives,
+                Provenance(MappingProxyType(dict(context.interpretations))),
+            )
+        outcome = _turn_end(snapshot, context.interpretations.get(LOAN_QUESTION) if loaned else None)
         return Adjudication(
             status=RulingStatus.RESOLVED,
-            outcome=MappingProxyType({"summary": summary, "events": state.events, "snapshot": state.wire}),
+            outcome=MappingProxyType(outcome),
             next=NextStep(None, ()),
             violations=(),
             rulings=rulings_of(trace),
             alternatives=(),
             provenance=Provenance(MappingProxyType(dict(context.interpretations))),
         )
+
+
+def _turn_end(snapshot: Snapshot, loan_choice: str | None) -> dict[str, Any]:
+    """The end of the turn's outcome; `loan_choice` answers duke-loan-expiry when a loan lapses."""
+    state = NextSnapshot(snapshot)
+    returned = leaders_return(state)
+    duke = snapshot.duke_vidal
+    if duke is not None and duke.status is DukeStatus.HELD and duke.controller == FactionId.MORITANI.value:
+        unused_duke_set_aside(state)
+    if loan_choice is not None:
+        loan_expires(state, loan_choice)
+    state.wire["turn"] = snapshot.turn + 1
+    state.wire["phase"] = Phase.STORM.value
+    summary: dict[str, Any] = {"turn": {"ended": snapshot.turn, "leaders_returned": returned}}
+    return {"summary": summary, "events": state.events, "snapshot": state.wire}
+
+
+LOAN_QUESTION = "duke-loan-expiry"
+implements(LOAN_QUESTION, "return-to-ecaz", "set-aside")
+
+
+@rule("duke-vidal.loan.expiry")
+def loan_expires(state: NextSnapshot, choice: str) -> None:
+    """An unused loaned Duke Vidal goes back to Ecaz or is set aside as the turn ends, following the
+    chosen answer to question duke-loan-expiry."""
+    duke = state.wire["duke_vidal"]
+    history = {k: duke[k] for k in ("acquired_turn", "deaths") if duke.get(k)}
+    if choice == "return-to-ecaz":
+        state.wire["duke_vidal"] = {"status": DukeStatus.HELD.value, "controller": duke["loaned_by"], **history}
+    else:
+        state.wire["duke_vidal"] = {"status": DukeStatus.SET_ASIDE.value, "controller": None, **history}
+    state.event("duke-vidal-loan-ended", "duke-vidal.loan.expiry", to=state.wire["duke_vidal"]["controller"])
 
 
 HANDLERS[ActionType.END_TURN] = end_turn

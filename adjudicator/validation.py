@@ -341,6 +341,12 @@ class _Checker:
                 self.add("controller-not-in-game", f"{duke.controller} is not in this game", "duke_vidal", "controller")
             if duke.loaned_by is not None and (duke.loaned_by not in self.in_game or duke.loaned_by == duke.controller):
                 self.add("invalid-loan", "loaned_by must be another faction in the game", "duke_vidal", "loaned_by")
+            if (duke.loan_turn is None) != (duke.loaned_by is None):
+                self.add("invalid-loan", "a loan names both loaned_by and loan_turn", "duke_vidal", "loan_turn")
+            elif duke.loan_turn is not None and duke.loan_turn != self.s.turn:
+                self.add(
+                    "invalid-loan", f"a loan lasts its turn; this is turn {self.s.turn}", "duke_vidal", "loan_turn"
+                )
             if duke.acquired_turn is not None and duke.acquired_turn > self.s.turn:
                 self.add(
                     "invalid-turn",
@@ -349,7 +355,7 @@ class _Checker:
                     "acquired_turn",
                 )
         else:
-            for key in ("controller", "loaned_by"):
+            for key in ("controller", "loaned_by", "loan_turn"):
                 if getattr(duke, key) is not None:
                     self.add("custody-without-holder", f"{key!r} is only for status 'held'", "duke_vidal", key)
         if duke.status is DukeStatus.CAPTURED:
@@ -376,6 +382,43 @@ class _Checker:
                     "duke_vidal",
                     "captured_from",
                 )
+
+    def ambassadors(self) -> None:
+        if not self.s.ambassadors:
+            return
+        if FactionId.ECAZ.value not in self.in_game:
+            self.add(
+                "ambassadors-without-ecaz", "Ambassador tokens belong to Ecaz, who is not in this game", "ambassadors"
+            )
+            return
+        seen: dict[str, int] = {}
+        holding: dict[str, int] = {}
+        for i, ambassador in enumerate(self.s.ambassadors):
+            if ambassador.token == FactionId.MORITANI.value:
+                self.add("unknown-ambassador", "there is no Moritani Ambassador token", "ambassadors", i, "token")
+            elif ambassador.token in seen:
+                self.add(
+                    "duplicate-ambassador",
+                    f"the {ambassador.token} token is also at /ambassadors/{seen[ambassador.token]}",
+                    "ambassadors",
+                    i,
+                    "token",
+                )
+            seen.setdefault(ambassador.token, i)
+            territory = self.area(ambassador.territory, "ambassadors", i, "territory")
+            if territory is None:
+                continue
+            if not territory.is_stronghold:
+                self.add("not-a-stronghold", "Ambassadors are placed in strongholds", "ambassadors", i, "territory")
+            elif ambassador.territory in holding:
+                self.add(
+                    "stronghold-has-ambassador",
+                    f"a stronghold holds one Ambassador; see /ambassadors/{holding[ambassador.territory]}",
+                    "ambassadors",
+                    i,
+                    "territory",
+                )
+            holding.setdefault(ambassador.territory, i)
 
     def controls_leader(self, fid: str, leader_id: str) -> bool:
         if leader_id == _DUKE:
@@ -722,6 +765,7 @@ def snapshot_problems(snapshot: Snapshot, root: str = "/snapshot") -> list[Probl
     checker.board()
     checker.cards()
     checker.duke()
+    checker.ambassadors()
     checker.battle()
     checker.pending()
     return checker.problems

@@ -129,6 +129,7 @@ class ActionType(StrEnum):
     SEMUTA_TAKE = "semuta-take"
     SEMUTA_PASS = "semuta-pass"
     END_SHIPMENT_MOVEMENT = "end-shipment-movement"
+    TRIGGER_ECAZ_AMBASSADOR = "trigger-ecaz-ambassador"
     PAY_EXTORTION = "pay-extortion"
     DECLINE_EXTORTION = "decline-extortion"
 

@@ -165,6 +165,11 @@ class AdvisorStackSchema(Schema):
     count = BoundedInteger(1, 20, required=True)
 
 
+class AmbassadorSchema(Schema):
+    token = faction_field(required=True, metadata={"description": "the faction the Ambassador token shows"})
+    territory = id_field("the stronghold it was placed in", required=True)
+
+
 class SpicePileSchema(Schema):
     territory = id_field("territory id", required=True)
     sector = sector_field()
@@ -182,6 +187,11 @@ class DukeVidalSchema(Schema):
     loaned_by = faction_field(allow_none=True)
     by = faction_field(allow_none=True)
     deaths = count_field(99, "how many times he has died (default 0)")
+    loan_turn = StrictInteger(
+        allow_none=True,
+        validate=validate.Range(min=1, max=99),
+        metadata={"description": "a loaned Duke: the turn the loan lasts (it ends with that turn)"},
+    )
     captured_from = faction_field(
         allow_none=True,
         metadata={"description": "a captured Duke: the faction that held him when Harkonnen captured him"},
@@ -312,6 +322,11 @@ class SnapshotSchema(Schema):
     duke_vidal = fields.Nested(DukeVidalSchema, allow_none=True)
     battle = fields.Nested(BattleSchema, allow_none=True)
     pending = fields.Nested(DecisionSchema, allow_none=True)
+    ambassadors = fields.List(
+        fields.Nested(AmbassadorSchema),
+        validate=validate.Length(max=11),
+        metadata={"description": "Ecaz Ambassador tokens on the board (omitted or empty without Ecaz)"},
+    )
 
 
 class ActionSchema(Schema):
@@ -335,6 +350,17 @@ class ActionSchema(Schema):
     spice = count_field(1000, "lock-battle-plan: support spice")
     kwisatz_haderach = StrictBoolean(metadata={"description": "lock-battle-plan"})
     choice = fields.String(validate=validate.OneOf(["keep", "kill"]), metadata={"description": "capture-leader"})
+    territory = id_field("trigger-ecaz-ambassador: the stronghold whose Ecaz Ambassador is triggered")
+    entrant = faction_field(metadata={"description": "trigger-ecaz-ambassador: the faction entering the stronghold"})
+    effect = fields.String(
+        validate=validate.OneOf(["duke-vidal", "alliance"]),
+        metadata={"description": "trigger-ecaz-ambassador: gain Duke Vidal, or ally with the entrant (who agrees)"},
+    )
+    lend_duke_vidal = StrictBoolean(
+        metadata={
+            "description": "trigger-ecaz-ambassador, alliance: give Ecaz's Duke Vidal to the new ally for this turn"
+        }
+    )
 
 
 # --- views: the same snapshot with hidden parts redacted ------------------------------------------

@@ -1,0 +1,174 @@
+"""The Ecaz Ambassador token and Duke Prad Vidal (E3 pp.7, 9).
+
+When a faction other than Ecaz or its ally enters, with forces, a stronghold holding the Ecaz
+Ambassador, Ecaz may trigger it: either Ecaz gains Duke Vidal (unless he is in the Tanks or a
+captive), keeping him until he fights or Moritani takes him, or Ecaz allies with the entrant (both
+unallied, the entrant agreeing) and may give its Duke Vidal to the new ally for this turn. The
+triggered token leaves the board for Ecaz's supply. The loan keeps the owner (`loaned_by`), the
+holder (`controller`) and the turn it lasts (`loan_turn`) apart, because where an unused loaned Duke
+goes at turn end is an open question (duke-loan-expiry). The printed exclusion of a ghola Duke
+cannot arise here: no faction but Ecaz may revive him, so he is never a foreign ghola.
+"""
+
+from __future__ import annotations
+
+from types import MappingProxyType
+from typing import Any
+
+from .battle_state import NextSnapshot
+from .engine import HANDLERS, Action, Context, decision_options_for
+from .registers import rule, tracing
+from .results import Adjudication, NextStep, Provenance, Violation, rulings_of
+from .snapshot import Snapshot
+from .vocabulary import ActionType, DukeStatus, FactionId, Phase, RulingStatus
+
+ECAZ = FactionId.ECAZ.value
+
+
+@rule("ecaz.ambassador.trigger")
+def trigger_violations(snapshot: Snapshot, action: Action) -> list[Violation]:
+    """Ecaz triggers its own Ambassador when another faction, neither Ecaz's ally nor advisors alone,
+    enters the stronghold holding it during Shipment and Movement."""
+    found: list[Violation] = []
+    if ECAZ not in snapshot.factions:
+        return [Violation("faction-not-in-game", "Ecaz is not in this game", "/snapshot/factions")]
+    if action.player != ECAZ:
+        found.append(Violation("wrong-player", "only Ecaz triggers its Ambassador", "/action/player"))
+    if snapshot.phase is not Phase.SHIPMENT_MOVEMENT:
+        found.append(Violation("wrong-phase", "Ambassadors trigger as a faction enters", "/snapshot/phase"))
+    if snapshot.pending is not None:
+        found.append(Violation("decision-pending", "answer the open decision first", "/snapshot/pending"))
+    territory = action.fields.get("territory")
+    entrant = action.fields.get("entrant")
+    for key, value in (("territory", territory), ("entrant", entrant), ("effect", action.fields.get("effect"))):
+        if value is None:
+            found.append(Violation("missing-field", f"name the {key}", f"/action/{key}"))
+    if territory is None or entrant is None:
+        return found
+    if not any(a.token == ECAZ and a.territory == territory for a in snapshot.ambassadors):
+        found.append(
+            Violation("no-ecaz-ambassador", f"no Ecaz Ambassador token is in {territory}", "/action/territory")
+        )
+    if entrant not in snapshot.factions:
+        found.append(Violation("faction-not-in-game", f"{entrant} is not in this game", "/action/entrant"))
+        return found
+    if entrant == ECAZ or snapshot.factions[ECAZ].ally == entrant:
+        found.append(
+            Violation("entrant-not-eligible", "Ecaz and its ally do not trigger Ecaz's Ambassadors", "/action/entrant")
+        )
+    if not any(s.faction == entrant and s.territory == territory for s in snapshot.forces):
+        found.append(
+            Violation(
+                "entrant-not-present",
+                f"{entrant} has no forces in {territory} (advisors alone do not trigger an Ambassador)",
+                "/action/entrant",
+            )
+        )
+    return found
+
+
+@rule("ecaz.ambassador.duke-vidal")
+def duke_violation(snapshot: Snapshot) -> Violation | None:
+    """The Ecaz Ambassador gains Ecaz Duke Vidal unless he is in the Tanks or a captive (or Ecaz already
+    holds him)."""
+    duke = snapshot.duke_vidal
+    if duke is None:
+        return Violation("no-duke-vidal", "this game has no Duke Vidal", "/snapshot/duke_vidal")
+    if duke.status is DukeStatus.TANKS:
+        return Violation("duke-in-tanks", "Duke Vidal is in the Tanks", "/snapshot/duke_vidal/status")
+    if duke.status is DukeStatus.CAPTURED:
+        return Violation("duke-captured", "a captive Duke Vidal cannot be gained", "/snapshot/duke_vidal/status")
+    if duke.status is DukeStatus.HELD and duke.controller == ECAZ:
+        return Violation("already-held", "Ecaz already holds Duke Vidal", "/snapshot/duke_vidal/controller")
+    return None
+
+
+@rule("ecaz.ambassador.alliance")
+def alliance_violation(snapshot: Snapshot, entrant: str) -> Violation | None:
+    """The Ecaz Ambassador may instead form an alliance with the entrant, when neither is allied and
+    the entrant agrees (the action states the agreed alliance)."""
+    if snapshot.factions[ECAZ].ally is not None or snapshot.factions[entrant].ally is not None:
+        return Violation("already-allied", "Ecaz and the entrant must both be unallied", "/action/effect")
+    return None
+
+
+@rule("ecaz.ambassador.lend-duke")
+def lend_violation(snapshot: Snapshot) -> Violation | None:
+    """Forming that alliance, Ecaz may give the Duke Vidal it holds to the new ally for this turn."""
+    duke = snapshot.duke_vidal
+    if duke is None or duke.status is not DukeStatus.HELD or duke.controller != ECAZ:
+        return Violation("cannot-lend", "Ecaz can lend only a Duke Vidal it holds", "/action/lend_duke_vidal")
+    return None
+
+
+def _history(duke: dict[str, Any]) -> dict[str, Any]:
+    return {k: duke[k] for k in ("acquired_turn", "deaths") if duke.get(k)}
+
+
+def trigger_ecaz_ambassador(snapshot: Snapshot, action: Action, context: Context) -> Adjudication:
+    with tracing() as trace:
+        problems = trigger_violations(snapshot, action)
+        effect = action.fields.get("effect")
+        entrant = str(action.fields.get("entrant"))
+        lend = bool(action.fields.get("lend_duke_vidal", False))
+        if not problems:
+            if effect == "duke-vidal":
+                problem = duke_violation(snapshot)
+                if lend:
+                    problem = problem or Violation(
+                        "lend-without-alliance", "Duke is lent only with the alliance effect", "/action/lend_duke_vidal"
+                    )
+            else:
+                problem = alliance_violation(snapshot, entrant)
+                if problem is None and lend:
+                    problem = lend_violation(snapshot)
+            problems = [problem] if problem is not None else []
+        if problems:
+            decision = None if snapshot.pending is None else snapshot.pending.to_dict()
+            return Adjudication(
+                RulingStatus.ILLEGAL,
+                None,
+                NextStep(decision, tuple(decision_options_for(snapshot))),
+                tuple(problems),
+                rulings_of(trace),
+                (),
+                Provenance(MappingProxyType(dict(context.interpretations))),
+            )
+        state = NextSnapshot(snapshot)
+        territory = str(action.fields["territory"])
+        state.wire["ambassadors"] = [
+            a for a in state.wire.get("ambassadors", ()) if not (a["token"] == ECAZ and a["territory"] == territory)
+        ]
+        state.event("ambassador-triggered", "ecaz.ambassador.trigger", token=ECAZ, territory=territory, entrant=entrant)
+        summary: dict[str, Any] = {"token": ECAZ, "territory": territory, "entrant": entrant, "effect": effect}
+        duke = state.wire["duke_vidal"]
+        if effect == "duke-vidal":
+            previous = duke["controller"] if duke["status"] == DukeStatus.HELD.value else None
+            state.wire["duke_vidal"] = {"status": DukeStatus.HELD.value, "controller": ECAZ, **_history(duke)}
+            state.event("duke-vidal-acquired", "ecaz.ambassador.duke-vidal", faction=ECAZ, **{"from": previous})
+        else:
+            state.wire["factions"][ECAZ]["ally"] = entrant
+            state.wire["factions"][entrant]["ally"] = ECAZ
+            state.event("alliance-formed", "ecaz.ambassador.alliance", factions=sorted([ECAZ, entrant]))
+            summary["lent_duke_vidal"] = lend
+            if lend:
+                state.wire["duke_vidal"] = {
+                    "status": DukeStatus.HELD.value,
+                    "controller": entrant,
+                    "loaned_by": ECAZ,
+                    "loan_turn": snapshot.turn,
+                    **_history(duke),
+                }
+                state.event("duke-vidal-lent", "ecaz.ambassador.lend-duke", to=entrant, turn=snapshot.turn)
+        return Adjudication(
+            RulingStatus.RESOLVED,
+            MappingProxyType({"summary": {"ecaz_ambassador": summary}, "events": state.events, "snapshot": state.wire}),
+            NextStep(None, ()),
+            (),
+            rulings_of(trace),
+            (),
+            Provenance(MappingProxyType(dict(context.interpretations))),
+        )
+
+
+HANDLERS[ActionType.TRIGGER_ECAZ_AMBASSADOR] = trigger_ecaz_ambassador
