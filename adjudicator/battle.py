@@ -15,12 +15,14 @@ from types import MappingProxyType
 from typing import Any
 
 from .battle_plans import DUKE, forces_in, plan_violations, strength_halves
-from .battle_state import STEP_DECISIONS, NextSnapshot, answer_violation, finish, illegal
+from .battle_state import STEP_DECISIONS, InterpretationNeeded, NextSnapshot, answer_violation, finish, illegal
 from .cards import Protection, Weapon, can_retain_battle_card, defense_effect, weapon_effect
 from .catalog import catalog
 from .engine import HANDLERS, Action, Context, register_decision
 from .harkonnen import (
     DUKE_CAPTURE_QUESTION,
+    captive_duke,
+    captive_duke_returns,
     captive_returns,
     captives_return_when_leaderless,
     capture_follows,
@@ -525,14 +527,19 @@ def apply_resolution(
     duke_drawable = duke_capture_open(snapshot, battle, res) and duke_in_capture_pool(
         context.interpretations[DUKE_CAPTURE_QUESTION]
     )
+    captive_duke_fought = DUKE in survivors and captive_duke(state.wire)
     if survivors:
-        survivors_fought(state, [s for s in survivors if not (duke_drawable and s == DUKE)], territory)
+        survivors_fought(
+            state, [s for s in survivors if s != DUKE or not (duke_drawable or captive_duke_fought)], territory
+        )
         for side in sides.values():
             leader = side.plan.leader
             if leader in survivors and leader != DUKE and catalog().leaders[leader].faction != side.faction:
                 captive_returns(state, leader)
+        if captive_duke_fought:
+            captive_duke_returns(state, context.interpretations)
     if killed and harkonnen_leaderless(state):
-        captives_return_when_leaderless(state)
+        captives_return_when_leaderless(state, context.interpretations)
     if retention is not None:
         steps.append(DecisionType.MORITANI_RETENTION.value)
     captive = capture_step(snapshot, state, res.winner, res.loser, duke_drawable)
@@ -692,10 +699,13 @@ def unmodelled_compositions(snapshot: Snapshot, battle: Battle) -> list[Violatio
             for leader in catalog().leaders_of(captor)
             if leader.id != battle.plans[captor].leader
         )
-        if battle.plans[captor].leader == DUKE or others_dead:
-            # he would go back to someone: where is question duke-capture-return
+        if (battle.plans[captor].leader == DUKE or others_dead) and duke.captured_from is None:
+            # he may be given back, and one reading of duke-capture-return needs his prior holder
             missing.append(
-                ("the return of a captured Duke Vidal (question duke-capture-return)", "/snapshot/duke_vidal")
+                (
+                    "the return of a captured Duke Vidal whose captured_from is not given",
+                    "/snapshot/duke_vidal/captured_from",
+                )
             )
     ecaz = snapshot.factions.get(FactionId.ECAZ.value)
     if ecaz is not None and ecaz.ally is not None:
@@ -765,14 +775,23 @@ def resolve_battle(snapshot: Snapshot, action: Action, context: Context) -> Adju
         if violations:
             return illegal(snapshot, violations, trace, context)
         resolution = resolve(snapshot, battle, context)
+        open_question: tuple[str, tuple[str, ...]] | None = None
         if duke_capture_open(snapshot, battle, resolution) and DUKE_CAPTURE_QUESTION not in context.interpretations:
+            open_question = (DUKE_CAPTURE_QUESTION, ("release-first", "capture-pool-first"))
+        else:
+            try:
+                summary, state = apply_resolution(snapshot, battle, resolution, context)
+            except InterpretationNeeded as needed:
+                open_question = (needed.question, needed.choices)
+        if open_question is not None:
+            question, choices = open_question
             alternatives = tuple(
                 Alternative(
-                    MappingProxyType({DUKE_CAPTURE_QUESTION: choice}),
-                    _outcome_under(snapshot, battle, resolution, context, DUKE_CAPTURE_QUESTION, choice),
+                    MappingProxyType({question: choice}),
+                    _outcome_under(snapshot, battle, resolution, context, question, choice),
                     Evidence.PROVISIONAL_ORDERING,
                 )
-                for choice in ("release-first", "capture-pool-first")
+                for choice in choices
             )
             return Adjudication(
                 RulingStatus.UNRESOLVED,
@@ -783,7 +802,6 @@ def resolve_battle(snapshot: Snapshot, action: Action, context: Context) -> Adju
                 alternatives,
                 Provenance(MappingProxyType(dict(context.interpretations))),
             )
-        summary, state = apply_resolution(snapshot, battle, resolution, context)
         return finish(snapshot, state, {"battle": summary}, trace, context)
 
 

@@ -22,6 +22,16 @@ from .vocabulary import FactionId, LeaderStatus, RulingStatus
 AWAKENING_LOSSES = 7
 
 
+class InterpretationNeeded(Exception):
+    """Raised inside a resolution that reaches an open register question the request did not answer;
+    the handler then answers `unresolved`, running each implemented choice in turn."""
+
+    def __init__(self, question: str, choices: tuple[str, ...]) -> None:
+        super().__init__(question)
+        self.question = question
+        self.choices = choices
+
+
 def _duke_history(duke: dict[str, Any]) -> dict[str, Any]:
     return {k: duke[k] for k in ("acquired_turn", "deaths") if duke.get(k)}
 

@@ -16,7 +16,15 @@ import random
 from typing import Any
 
 from .battle_plans import DUKE
-from .battle_state import STEP_DECISIONS, NextSnapshot, answer_violation, duke_dies, finish, illegal
+from .battle_state import (
+    STEP_DECISIONS,
+    InterpretationNeeded,
+    NextSnapshot,
+    answer_violation,
+    duke_dies,
+    finish,
+    illegal,
+)
 from .catalog import catalog
 from .engine import HANDLERS, Action, Context, register_decision
 from .registers import implements, rule, tracing
@@ -85,6 +93,33 @@ def capture_step(
     return leader
 
 
+DUKE_RETURN_QUESTION = "duke-capture-return"
+DUKE_RETURN_CHOICES = ("prior-controller", "native-ecaz", "set-aside")
+implements(DUKE_RETURN_QUESTION, *DUKE_RETURN_CHOICES)
+
+
+@rule("duke-vidal.capture.return")
+def captive_duke_returns(state: NextSnapshot, interpretations: Any) -> None:
+    """A captive Duke Vidal that the Harkonnen give back goes to the faction he was captured from, to
+    Ecaz, or is set aside, following the chosen answer to question duke-capture-return."""
+    choice = interpretations.get(DUKE_RETURN_QUESTION)
+    if choice is None:
+        raise InterpretationNeeded(DUKE_RETURN_QUESTION, DUKE_RETURN_CHOICES)
+    duke = state.wire["duke_vidal"]
+    history = {k: duke[k] for k in ("acquired_turn", "deaths") if duke.get(k)}
+    holder = {"prior-controller": duke.get("captured_from"), "native-ecaz": FactionId.ECAZ.value}.get(choice)
+    if holder is not None and holder in state.wire["factions"]:
+        state.wire["duke_vidal"] = {"status": "held", "controller": holder, **history}
+    else:  # set aside, or native Ecaz in a game without Ecaz: nobody holds him
+        state.wire["duke_vidal"] = {"status": "set-aside", "controller": None, **history}
+    state.event("captive-returned", "duke-vidal.capture.return", leader=DUKE, to=state.wire["duke_vidal"]["controller"])
+
+
+def captive_duke(wire: dict[str, Any]) -> bool:
+    duke = wire.get("duke_vidal")
+    return duke is not None and duke["status"] == "captured" and duke.get("by") == HARKONNEN
+
+
 def capture_follows(snapshot: Snapshot, winner: str | None, loser: str | None) -> bool:
     return snapshot.ruleset.advanced and winner == HARKONNEN and loser is not None
 
@@ -96,8 +131,10 @@ def captive_returns(state: NextSnapshot, leader_id: str) -> None:
 
 
 @rule("harkonnen.capture.return-all")
-def captives_return_when_leaderless(state: NextSnapshot) -> None:
+def captives_return_when_leaderless(state: NextSnapshot, interpretations: Any) -> None:
     """When every Harkonnen leader is in the Tanks, all their captives return to their factions."""
+    if captive_duke(state.wire):
+        captive_duke_returns(state, interpretations)
     for faction, entry in state.wire["factions"].items():
         for leader_id, leader_state in list(entry["leaders"].items()):
             if leader_state.get("status") == LeaderStatus.CAPTURED.value and leader_state.get("by") == HARKONNEN:
