@@ -7,13 +7,15 @@ by default, forces in the storm sector) do not battle, and the Polar Sink has no
 Mobile Stronghold counts as a stronghold (register question duke-hms-stronghold). If eligible,
 Moritani decides whether to take the Duke from whoever holds him; taking him opens a Karama window
 (Karama may prevent the acquisition) before custody changes. A Duke held captive by the Harkonnen
-is a question the register leaves open (duke-moritani-custody): the answer is `unresolved` with
-each interpretation side by side, unless the request chooses one. Ecaz and its ally both present is
-answered `not-implemented` for now.
+(duke-moritani-custody) and Moritani meeting Ecaz and its ally together (duke-ecaz-co-occupied)
+are questions the register leaves open: unless the request chooses, the answer is `unresolved`
+with one alternative per combination of choices.
 """
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
 
@@ -90,6 +92,9 @@ def prospective_battles(snapshot: Snapshot, interpretations: Any) -> tuple[list[
             reason = battle_exclusion(snapshot, territory, opponent, interpretations)
             if reason is None and involves_ecaz(opponent):
                 reason = "ecaz"
+            shared = reason is None and ECAZ in present and snapshot.factions[ECAZ].ally == opponent
+            if shared and ally_battle_involves_ecaz(interpretations[CO_OCCUPIED_QUESTION]):
+                reason = "ecaz-co-occupied"
             if reason is None and not _is_stronghold(territory):
                 reason = "not-a-stronghold"
             entry = {"territory": territory, "factions": [MORITANI, opponent]}
@@ -141,24 +146,28 @@ def acquisition_check(
     return True, None
 
 
-def _unsettled(snapshot: Snapshot) -> list[Violation]:
-    """Combinations the register leaves open (no default): not adjudicated yet."""
-    found = []
+def co_occupied(snapshot: Snapshot) -> list[str]:
+    """Strongholds where Moritani meets Ecaz and Ecaz's ally together (question duke-ecaz-co-occupied)."""
     ecaz = snapshot.factions.get(ECAZ)
-    if ecaz is not None and ecaz.ally is not None and ecaz.ally != MORITANI:
-        moritani_places = {s.territory for s in snapshot.forces if s.faction == MORITANI}
-        for territory in sorted(moritani_places):
-            present = {s.faction for s in snapshot.forces if s.territory == territory}
-            if {ECAZ, ecaz.ally} <= present:
-                found.append(
-                    Violation(
-                        "not-implemented",
-                        "Ecaz and its ally co-occupying a battle is an open question "
-                        f"(duke-ecaz-co-occupied), in {territory}",
-                        "/snapshot/forces",
-                    )
-                )
-    return found
+    if ecaz is None or ecaz.ally is None or ecaz.ally == MORITANI:
+        return []
+    places = []
+    for territory in sorted({s.territory for s in snapshot.forces if s.faction == MORITANI}):
+        present = {s.faction for s in snapshot.forces if s.territory == territory}
+        if {ECAZ, ecaz.ally} <= present:
+            places.append(territory)
+    return places
+
+
+CO_OCCUPIED_QUESTION = "duke-ecaz-co-occupied"
+implements(CO_OCCUPIED_QUESTION, "participation-excludes", "fighter-only")
+
+
+@rule("duke-vidal.acquisition.ecaz-co-occupied")
+def ally_battle_involves_ecaz(choice: str) -> bool:
+    """Whether Moritani's battle against Ecaz's ally, Ecaz's forces present too, counts as one involving
+    Ecaz follows the chosen answer to question duke-ecaz-co-occupied."""
+    return choice == "participation-excludes"
 
 
 def _answer(
@@ -227,18 +236,22 @@ def end_shipment_movement(snapshot: Snapshot, action: Action, context: Context) 
                 trace,
                 context,
             )
-        unsettled = _unsettled(snapshot)
-        if unsettled:
-            return _refuse(snapshot, unsettled, trace, context)
         duke = snapshot.duke_vidal
+        open_questions: list[tuple[str, tuple[str, ...]]] = []
         if duke.status is DukeStatus.CAPTURED and CUSTODY_QUESTION not in context.interpretations:
+            open_questions.append((CUSTODY_QUESTION, ("any-controller", "ecaz-exclusions")))
+        if co_occupied(snapshot) and CO_OCCUPIED_QUESTION not in context.interpretations:
+            open_questions.append((CO_OCCUPIED_QUESTION, ("participation-excludes", "fighter-only")))
+        if open_questions:
+            # one alternative per combination of the open questions' choices
+            combinations = itertools.product(*[[(q, c) for c in choices] for q, choices in open_questions])
             alternatives = tuple(
                 Alternative(
-                    MappingProxyType({CUSTODY_QUESTION: choice}),
-                    _acquisition_outcome(snapshot, context, choice),
+                    MappingProxyType(dict(chosen)),
+                    _acquisition_outcome(snapshot, {**context.interpretations, **dict(chosen)}),
                     Evidence.PROVISIONAL_ORDERING,
                 )
-                for choice in ("any-controller", "ecaz-exclusions")
+                for chosen in combinations
             )
             return Adjudication(
                 RulingStatus.UNRESOLVED,
@@ -249,8 +262,7 @@ def end_shipment_movement(snapshot: Snapshot, action: Action, context: Context) 
                 alternatives,
                 Provenance(MappingProxyType(dict(context.interpretations))),
             )
-        choice = context.interpretations.get(CUSTODY_QUESTION) if duke.status is DukeStatus.CAPTURED else None
-        outcome = _acquisition_outcome(snapshot, context, choice)
+        outcome = _acquisition_outcome(snapshot, context.interpretations)
         decision = outcome["snapshot"]["pending"]
         options = decision_options_for(Snapshot.from_dict(outcome["snapshot"])) if decision is not None else []
         return Adjudication(
@@ -264,10 +276,12 @@ def end_shipment_movement(snapshot: Snapshot, action: Action, context: Context) 
         )
 
 
-def _acquisition_outcome(snapshot: Snapshot, context: Context, custody_choice: str | None) -> dict[str, Any]:
-    """The check's outcome (summary, events, next snapshot) under one reading of the open custody question."""
+def _acquisition_outcome(snapshot: Snapshot, interpretations: Mapping[str, str]) -> dict[str, Any]:
+    """The check's outcome (summary, events, next snapshot) under the given readings of open questions."""
     state = NextSnapshot(snapshot)
-    qualifying, excluded = prospective_battles(snapshot, context.interpretations)
+    duke = snapshot.duke_vidal
+    custody_choice = interpretations.get(CUSTODY_QUESTION) if duke and duke.status is DukeStatus.CAPTURED else None
+    qualifying, excluded = prospective_battles(snapshot, interpretations)
     eligible, why = acquisition_check(snapshot, qualifying, custody_choice)
     summary: dict[str, Any] = {"eligible": eligible, "qualifying_battles": qualifying, "reasons": excluded}
     if why is not None:
