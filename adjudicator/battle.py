@@ -528,9 +528,12 @@ def apply_resolution(
         context.interpretations[DUKE_CAPTURE_QUESTION]
     )
     captive_duke_fought = DUKE in survivors and captive_duke(state.wire)
+    loan_kept = DUKE in survivors and _duke_on_loan(state) and loaned_duke_stays(state, territory, context)
     if survivors:
         survivors_fought(
-            state, [s for s in survivors if s != DUKE or not (duke_drawable or captive_duke_fought)], territory
+            state,
+            [s for s in survivors if s != DUKE or not (duke_drawable or captive_duke_fought or loan_kept)],
+            territory,
         )
         for side in sides.values():
             leader = side.plan.leader
@@ -675,8 +678,6 @@ def unmodelled_compositions(snapshot: Snapshot, battle: Battle) -> list[Violatio
         missing.append(("homeworld battle bonuses", "/snapshot/battle/territory"))
     duke = snapshot.duke_vidal
     if duke is not None and duke.status is DukeStatus.HELD and duke.controller in combatants:
-        if duke.loaned_by is not None:
-            missing.append(("a loaned Duke Vidal in battle (question duke-loan-tenure)", "/snapshot/duke_vidal"))
         unused = battle.plans[duke.controller].leader != DUKE
         if (
             unused
@@ -717,6 +718,30 @@ def unmodelled_compositions(snapshot: Snapshot, battle: Battle) -> list[Violatio
         Violation("not-implemented", f"this engine version does not adjudicate {what} yet", path)
         for what, path in missing
     ]
+
+
+LOAN_TENURE_QUESTION = "duke-loan-tenure"
+implements(LOAN_TENURE_QUESTION, "one-battle", "whole-turn")
+
+
+def _duke_on_loan(state: NextSnapshot) -> bool:
+    duke = state.wire["duke_vidal"]
+    return duke is not None and duke["status"] == DukeStatus.HELD.value and duke.get("loaned_by") is not None
+
+
+@rule("duke-vidal.loan.tenure")
+def loaned_duke_stays(state: NextSnapshot, territory: str, context: Context) -> bool:
+    """A loaned Duke Vidal who survives his battle leaves the recipient (one battle) or stays for the rest
+    of the turn, fighting again only in this territory, following question duke-loan-tenure."""
+    duke = state.wire["duke_vidal"]
+    choice = context.interpretations.get(LOAN_TENURE_QUESTION)
+    if choice is None:
+        raise InterpretationNeeded(LOAN_TENURE_QUESTION, ("one-battle", "whole-turn"))
+    if choice == "one-battle":
+        return False
+    duke["fought_in"] = territory
+    state.event("duke-vidal-stays", "duke-vidal.loan.tenure", faction=duke["controller"], territory=territory)
+    return True
 
 
 def duke_capture_open(snapshot: Snapshot, battle: Battle, res: Resolution) -> bool:

@@ -116,7 +116,8 @@ def _eligible_leaders(snapshot: Snapshot, faction: str, territory: str) -> list[
                 eligible.append(leader_id)
     duke = snapshot.duke_vidal
     if duke is not None and duke.status is DukeStatus.HELD and duke.controller == faction:
-        eligible.append(DUKE)
+        if duke.fought_in is None or duke.fought_in == territory:
+            eligible.append(DUKE)
     elif duke is not None and duke.status is DukeStatus.CAPTURED and duke.by == faction:
         eligible.append(DUKE)  # a captive fights for its captor like any captured leader
     return eligible

@@ -236,6 +236,7 @@ class DukeVidal:
     deaths: int = 0
     captured_from: str | None = None
     loan_turn: int | None = None
+    fought_in: str | None = None
 
     @classmethod
     def from_dict(cls, raw: Mapping[str, Any]) -> DukeVidal:
@@ -248,6 +249,7 @@ class DukeVidal:
             int(raw.get("deaths", 0)),
             raw.get("captured_from"),
             raw.get("loan_turn"),
+            raw.get("fought_in"),
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -259,6 +261,7 @@ class DukeVidal:
             out["deaths"] = self.deaths
         _opt(out, "captured_from", self.captured_from)
         _opt(out, "loan_turn", self.loan_turn)
+        _opt(out, "fought_in", self.fought_in)
         return out
 
 

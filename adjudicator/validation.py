@@ -343,7 +343,12 @@ class _Checker:
                 self.add("invalid-loan", "loaned_by must be another faction in the game", "duke_vidal", "loaned_by")
             if (duke.loan_turn is None) != (duke.loaned_by is None):
                 self.add("invalid-loan", "a loan names both loaned_by and loan_turn", "duke_vidal", "loan_turn")
-            elif duke.loan_turn is not None and duke.loan_turn != self.s.turn:
+            if duke.fought_in is not None:
+                if duke.loaned_by is None:
+                    self.add("invalid-loan", "fought_in is only for a loaned Duke Vidal", "duke_vidal", "fought_in")
+                else:
+                    self.area(duke.fought_in, "duke_vidal", "fought_in")
+            if duke.loan_turn is not None and duke.loan_turn != self.s.turn:
                 self.add(
                     "invalid-loan", f"a loan lasts its turn; this is turn {self.s.turn}", "duke_vidal", "loan_turn"
                 )
@@ -355,7 +360,7 @@ class _Checker:
                     "acquired_turn",
                 )
         else:
-            for key in ("controller", "loaned_by", "loan_turn"):
+            for key in ("controller", "loaned_by", "loan_turn", "fought_in"):
                 if getattr(duke, key) is not None:
                     self.add("custody-without-holder", f"{key!r} is only for status 'held'", "duke_vidal", key)
         if duke.status is DukeStatus.CAPTURED:

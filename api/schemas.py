@@ -192,6 +192,10 @@ class DukeVidalSchema(Schema):
         validate=validate.Range(min=1, max=99),
         metadata={"description": "a loaned Duke: the turn the loan lasts (it ends with that turn)"},
     )
+    fought_in = id_field(
+        "a loaned Duke kept for the whole turn (question duke-loan-tenure): the territory he fought in",
+        allow_none=True,
+    )
     captured_from = faction_field(
         allow_none=True,
         metadata={"description": "a captured Duke: the faction that held him when Harkonnen captured him"},
