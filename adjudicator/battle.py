@@ -545,7 +545,8 @@ def apply_resolution(
         captives_return_when_leaderless(state, context.interpretations)
     if retention is not None:
         steps.append(DecisionType.MORITANI_RETENTION.value)
-    captive = capture_step(snapshot, state, res.winner, res.loser, duke_drawable)
+    unused_drawable = unused_duke_capture_open(snapshot, battle, res) and unused_duke_in_pool(context)
+    captive = capture_step(snapshot, state, res.winner, res.loser, duke_drawable or unused_drawable)
     if duke_drawable and captive != DUKE:
         state.leader_fought(DUKE, territory)
     if captive is not None:
@@ -571,7 +572,7 @@ def apply_resolution(
         "capture": captive,
         "retention": retention,
     }
-    if duke_drawable:
+    if duke_drawable or unused_drawable:
         state.wire["battle"]["resolution"]["duke_in_capture_pool"] = True
     return summary, state
 
@@ -677,21 +678,6 @@ def unmodelled_compositions(snapshot: Snapshot, battle: Battle) -> list[Violatio
     if battle.territory in catalog().homeworlds:
         missing.append(("homeworld battle bonuses", "/snapshot/battle/territory"))
     duke = snapshot.duke_vidal
-    if duke is not None and duke.status is DukeStatus.HELD and duke.controller in combatants:
-        unused = battle.plans[duke.controller].leader != DUKE
-        if (
-            unused
-            and rs.advanced
-            and FactionId.HARKONNEN.value in combatants
-            and duke.controller != FactionId.HARKONNEN.value
-        ):
-            # held but not played: whether the Harkonnen may draw him if his holder loses is not covered
-            missing.append(
-                (
-                    "an unused Duke Vidal held by a side battling the advanced Harkonnen (capture pool)",
-                    "/snapshot/duke_vidal",
-                )
-            )
     if duke is not None and duke.status is DukeStatus.CAPTURED and duke.by in combatants:
         captor = duke.by
         others_dead = all(
@@ -742,6 +728,28 @@ def loaned_duke_stays(state: NextSnapshot, territory: str, context: Context) -> 
     duke["fought_in"] = territory
     state.event("duke-vidal-stays", "duke-vidal.loan.tenure", faction=duke["controller"], territory=territory)
     return True
+
+
+UNUSED_CAPTURE_QUESTION = "duke-unused-capture-pool"
+implements(UNUSED_CAPTURE_QUESTION, "not-in-pool", "in-pool")
+
+
+def unused_duke_capture_open(snapshot: Snapshot, battle: Battle, res: Resolution) -> bool:
+    """The advanced Harkonnen won against a faction holding Duke Vidal that did not play him."""
+    duke = snapshot.duke_vidal
+    if duke is None or duke.status is not DukeStatus.HELD or not capture_follows(snapshot, res.winner, res.loser):
+        return False
+    return duke.controller is not None and duke.controller == res.loser and battle.plans[duke.controller].leader != DUKE
+
+
+@rule("duke-vidal.capture.unused")
+def unused_duke_in_pool(context: Context) -> bool:
+    """Whether a Duke Vidal the loser holds but did not play is among the leaders the Harkonnen draw from
+    follows the chosen answer to question duke-unused-capture-pool."""
+    choice = context.interpretations.get(UNUSED_CAPTURE_QUESTION)
+    if choice is None:
+        raise InterpretationNeeded(UNUSED_CAPTURE_QUESTION, ("not-in-pool", "in-pool"))
+    return choice == "in-pool"
 
 
 def duke_capture_open(snapshot: Snapshot, battle: Battle, res: Resolution) -> bool:
