@@ -29,6 +29,7 @@ from .harkonnen import (
     capture_step,
     duke_in_capture_pool,
     harkonnen_leaderless,
+    unused_duke_in_pool,
 )
 from .moritani_retention import retention_before_capture, retention_step
 from .moritani_special import special_karama_step
@@ -525,7 +526,7 @@ def apply_resolution(
     # Duke Vidal, used by the loser against the advanced Harkonnen: his tenure ends before the capture
     # draw or after it (question duke-harkonnen-capture); in the draw, he stays held until it settles.
     duke_drawable = duke_capture_open(snapshot, battle, res) and duke_in_capture_pool(
-        context.interpretations[DUKE_CAPTURE_QUESTION]
+        _chosen(context, DUKE_CAPTURE_QUESTION, ("release-first", "capture-pool-first"))
     )
     captive_duke_fought = DUKE in survivors and captive_duke(state.wire)
     loan_kept = DUKE in survivors and _duke_on_loan(state) and loaned_duke_stays(state, territory, context)
@@ -545,7 +546,9 @@ def apply_resolution(
         captives_return_when_leaderless(state, context.interpretations)
     if retention is not None:
         steps.append(DecisionType.MORITANI_RETENTION.value)
-    unused_drawable = unused_duke_capture_open(snapshot, battle, res) and unused_duke_in_pool(context)
+    unused_drawable = unused_duke_capture_open(snapshot, battle, res) and unused_duke_in_pool(
+        _chosen(context, UNUSED_CAPTURE_QUESTION, ("not-in-pool", "in-pool"))
+    )
     captive = capture_step(snapshot, state, res.winner, res.loser, duke_drawable or unused_drawable)
     if duke_drawable and captive != DUKE:
         state.leader_fought(DUKE, territory)
@@ -654,7 +657,9 @@ def storm_sector_battle(choice: str) -> bool:
     return choice == "battle-blind"
 
 
-def unmodelled_compositions(snapshot: Snapshot, battle: Battle) -> list[Violation]:
+def unmodelled_compositions(
+    snapshot: Snapshot, battle: Battle, interpretations: Mapping[str, str] | None = None
+) -> list[Violation]:
     """Rules that would change this battle's outcome but are not modelled yet: answered
     `not-implemented` rather than resolved without them."""
     missing: list[tuple[str, str]] = []
@@ -686,12 +691,22 @@ def unmodelled_compositions(snapshot: Snapshot, battle: Battle) -> list[Violatio
             for leader in catalog().leaders_of(captor)
             if leader.id != battle.plans[captor].leader
         )
-        if (battle.plans[captor].leader == DUKE or others_dead) and duke.captured_from is None:
+        needs_prior = (interpretations or {}).get("duke-capture-return", "prior-controller") == "prior-controller"
+        if (battle.plans[captor].leader == DUKE or others_dead) and duke.captured_from is None and needs_prior:
             # he may be given back, and one reading of duke-capture-return needs his prior holder
             missing.append(
                 (
                     "the return of a captured Duke Vidal whose captured_from is not given",
                     "/snapshot/duke_vidal/captured_from",
+                )
+            )
+    if duke is not None and duke.status is DukeStatus.HELD and duke.loaned_by is not None:
+        recipient = snapshot.factions.get(str(duke.controller))
+        if duke.controller in combatants and recipient is not None and recipient.ally != duke.loaned_by:
+            missing.append(
+                (
+                    "a loaned Duke Vidal whose alliance has broken (question duke-loan-alliance-break)",
+                    "/snapshot/duke_vidal",
                 )
             )
     ecaz = snapshot.factions.get(FactionId.ECAZ.value)
@@ -742,14 +757,13 @@ def unused_duke_capture_open(snapshot: Snapshot, battle: Battle, res: Resolution
     return duke.controller is not None and duke.controller == res.loser and battle.plans[duke.controller].leader != DUKE
 
 
-@rule("duke-vidal.capture.unused")
-def unused_duke_in_pool(context: Context) -> bool:
-    """Whether a Duke Vidal the loser holds but did not play is among the leaders the Harkonnen draw from
-    follows the chosen answer to question duke-unused-capture-pool."""
-    choice = context.interpretations.get(UNUSED_CAPTURE_QUESTION)
+def _chosen(context: Context, question: str, choices: tuple[str, ...]) -> str:
+    """The request's choice for an open question reached during the resolution, or the signal to answer
+    `unresolved` with each of `choices`."""
+    choice = context.interpretations.get(question)
     if choice is None:
-        raise InterpretationNeeded(UNUSED_CAPTURE_QUESTION, ("not-in-pool", "in-pool"))
-    return choice == "in-pool"
+        raise InterpretationNeeded(question, choices)
+    return choice
 
 
 def duke_capture_open(snapshot: Snapshot, battle: Battle, res: Resolution) -> bool:
@@ -762,14 +776,22 @@ def duke_capture_open(snapshot: Snapshot, battle: Battle, res: Resolution) -> bo
     return side.plan.leader == DUKE and side.killed_by is None
 
 
-def _outcome_under(
-    snapshot: Snapshot, battle: Battle, res: Resolution, context: Context, question: str, choice: str
-) -> dict[str, Any]:
-    chosen = Context(MappingProxyType({**context.interpretations, question: choice}), context.viewer)
-    summary, state = apply_resolution(snapshot, battle, res, chosen)
-    outcome = finish(snapshot, state, {"battle": summary}, [], chosen).outcome
+def _alternatives(
+    snapshot: Snapshot, battle: Battle, res: Resolution, context: Context, chosen: dict[str, str]
+) -> list[Alternative]:
+    """Every combination of the open questions the resolution reaches, each with its outcome; a question
+    reached only under some earlier choice is explored only there."""
+    under = Context(MappingProxyType({**context.interpretations, **chosen}), context.viewer)
+    try:
+        summary, state = apply_resolution(snapshot, battle, res, under)
+    except InterpretationNeeded as needed:
+        found: list[Alternative] = []
+        for choice in needed.choices:
+            found += _alternatives(snapshot, battle, res, context, {**chosen, needed.question: choice})
+        return found
+    outcome = finish(snapshot, state, {"battle": summary}, [], under).outcome
     assert outcome is not None
-    return dict(outcome)
+    return [Alternative(MappingProxyType(chosen), dict(outcome), Evidence.PROVISIONAL_ORDERING)]
 
 
 def resolve_battle(snapshot: Snapshot, action: Action, context: Context) -> Adjudication:
@@ -804,28 +826,16 @@ def resolve_battle(snapshot: Snapshot, action: Action, context: Context) -> Adju
                 context,
             )
         violations = battle_preconditions(snapshot, battle, context)
-        violations += plan_violations(snapshot, battle) + unmodelled_compositions(snapshot, battle)
+        violations += plan_violations(snapshot, battle) + unmodelled_compositions(
+            snapshot, battle, context.interpretations
+        )
         if violations:
             return illegal(snapshot, violations, trace, context)
         resolution = resolve(snapshot, battle, context)
-        open_question: tuple[str, tuple[str, ...]] | None = None
-        if duke_capture_open(snapshot, battle, resolution) and DUKE_CAPTURE_QUESTION not in context.interpretations:
-            open_question = (DUKE_CAPTURE_QUESTION, ("release-first", "capture-pool-first"))
-        else:
-            try:
-                summary, state = apply_resolution(snapshot, battle, resolution, context)
-            except InterpretationNeeded as needed:
-                open_question = (needed.question, needed.choices)
-        if open_question is not None:
-            question, choices = open_question
-            alternatives = tuple(
-                Alternative(
-                    MappingProxyType({question: choice}),
-                    _outcome_under(snapshot, battle, resolution, context, question, choice),
-                    Evidence.PROVISIONAL_ORDERING,
-                )
-                for choice in choices
-            )
+        try:
+            summary, state = apply_resolution(snapshot, battle, resolution, context)
+        except InterpretationNeeded:
+            alternatives = tuple(_alternatives(snapshot, battle, resolution, context, {}))
             return Adjudication(
                 RulingStatus.UNRESOLVED,
                 None,

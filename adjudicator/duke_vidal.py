@@ -124,6 +124,28 @@ def captive_takeable(choice: str | None) -> bool:
     return choice == "any-controller"
 
 
+def captive_take_violation(snapshot: Snapshot, context: Context) -> Violation | None:
+    """Taking a captive Duke rests on the any-controller reading of duke-moritani-custody; every step
+    of the acquisition must be asked under it (the ruling is provisional), never under the other."""
+    duke = snapshot.duke_vidal
+    if duke is None or duke.status is not DukeStatus.CAPTURED:
+        return None
+    choice = context.interpretations.get(CUSTODY_QUESTION)
+    if captive_takeable(choice):
+        return None
+    if choice is None:
+        return Violation(
+            "interpretation-required",
+            "taking a captive Duke Vidal needs the any-controller reading of this question",
+            f"/interpretations/{CUSTODY_QUESTION}",
+        )
+    return Violation(
+        "duke-not-takeable",
+        f"under {choice!r} Moritani cannot take a captive Duke Vidal",
+        f"/interpretations/{CUSTODY_QUESTION}",
+    )
+
+
 @rule("duke-vidal.acquisition.two-strongholds")
 def acquisition_check(
     snapshot: Snapshot, qualifying: list[dict[str, Any]], custody_choice: str | None = None
@@ -345,6 +367,10 @@ def answer_acquisition(snapshot: Snapshot, action: Action, context: Context) -> 
                 context,
             )
         state = NextSnapshot(snapshot)
+        if action.type is ActionType.ACQUIRE_DUKE_VIDAL:
+            problem = captive_take_violation(snapshot, context)
+            if problem is not None:
+                return _refuse(snapshot, [problem], trace, context)
         if action.type is ActionType.DECLINE_DUKE_VIDAL:
             return _answer(snapshot, state.wire, state.events, {"acquired": False}, None, trace, context)
         responders = karama_window(state.wire)
@@ -416,6 +442,9 @@ def answer_karama(snapshot: Snapshot, action: Action, context: Context) -> Adjud
                 context,
             )
         rest = list(pending.get("responders") or ())
+        problem = captive_take_violation(snapshot, context)
+        if problem is not None:
+            return _refuse(snapshot, [problem], trace, context)
         if rest:
             decision = {
                 "type": DecisionType.DUKE_VIDAL_KARAMA.value,

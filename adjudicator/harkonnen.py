@@ -47,6 +47,13 @@ def duke_in_capture_pool(choice: str) -> bool:
     return choice == "capture-pool-first"
 
 
+@rule("duke-vidal.capture.unused")
+def unused_duke_in_pool(choice: str) -> bool:
+    """Whether a Duke Vidal the loser holds but did not play is among the leaders the Harkonnen draw from
+    follows the chosen answer to question duke-unused-capture-pool."""
+    return choice == "in-pool"
+
+
 def capture_pool(wire: dict[str, Any], loser: str, territory: str, with_duke: bool = False) -> list[str]:
     """The loser's leaders Harkonnen may draw: alive, not captive, not used in another territory, and
     Duke Vidal last when he is in the draw. (While the capture decision is open the pool is
@@ -222,6 +229,14 @@ def capture_leader(snapshot: Snapshot, action: Action, context: Context) -> Adju
         leader = str(action.fields["leader"])
         choice = action.fields["choice"]
         state = NextSnapshot(snapshot)
+        battle = snapshot.battle
+        if leader == DUKE and battle is not None and battle.resolution is not None:
+            # the draw that named him rested on a reading of an open question: that ruling carries over
+            plan = battle.plans.get(str(battle.resolution.get("loser")))
+            if plan is not None and plan.leader == DUKE:
+                duke_in_capture_pool("capture-pool-first")
+            else:
+                unused_duke_in_pool("in-pool")
         if choice == "keep":
             keep_captive(state, leader)
         else:

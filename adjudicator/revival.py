@@ -85,13 +85,27 @@ def ghola_revival() -> None:
     """A Tleilaxu Ghola card revives one of the faction's own leaders at once, free, whatever the count."""
 
 
+def _refuse_revival(snapshot: Snapshot, trace: list[str], context: Context) -> Adjudication:
+    decision = None if snapshot.pending is None else snapshot.pending.to_dict()
+    return Adjudication(
+        RulingStatus.ILLEGAL,
+        None,
+        NextStep(decision, tuple(decision_options_for(snapshot))),
+        (Violation("missing-player", "name the reviving faction", "/action/player"),),
+        rulings_of(trace),
+        (),
+        Provenance(MappingProxyType(dict(context.interpretations))),
+    )
+
+
 def revive_leader(snapshot: Snapshot, action: Action, context: Context) -> Adjudication:
     with tracing() as trace:
         faction = action.player
         leader = action.fields.get("leader")
         card = action.fields.get("card")
         problems: list[Violation] = []
-        assert faction is not None
+        if faction is None or faction not in snapshot.factions:
+            return _refuse_revival(snapshot, trace, context)
         state = snapshot.factions[faction]
         if card is not None and (card_kind(str(card)) != GHOLA or card not in state.hand):
             problems.append(Violation("no-ghola", f"{faction} holds no Tleilaxu Ghola card {card}", "/action/card"))

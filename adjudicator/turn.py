@@ -99,7 +99,12 @@ def _turn_end(snapshot: Snapshot, loan_choice: str | None) -> dict[str, Any]:
     state = NextSnapshot(snapshot)
     returned = leaders_return(state)
     duke = snapshot.duke_vidal
-    if duke is not None and duke.status is DukeStatus.HELD and duke.controller == FactionId.MORITANI.value:
+    if (
+        duke is not None
+        and duke.status is DukeStatus.HELD
+        and duke.controller == FactionId.MORITANI.value
+        and duke.loaned_by is None  # a loan lapses by its own rule, below
+    ):
         unused_duke_set_aside(state)
     if loan_choice is not None:
         loan_expires(state, loan_choice)

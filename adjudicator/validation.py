@@ -339,8 +339,17 @@ class _Checker:
                 self.add("missing-controller", "a held Duke Vidal needs a controller", "duke_vidal", "controller")
             elif duke.controller not in self.in_game:
                 self.add("controller-not-in-game", f"{duke.controller} is not in this game", "duke_vidal", "controller")
-            if duke.loaned_by is not None and (duke.loaned_by not in self.in_game or duke.loaned_by == duke.controller):
-                self.add("invalid-loan", "loaned_by must be another faction in the game", "duke_vidal", "loaned_by")
+            if duke.loaned_by is not None and (
+                duke.loaned_by != FactionId.ECAZ
+                or duke.loaned_by not in self.in_game
+                or duke.controller == FactionId.ECAZ
+            ):
+                self.add(
+                    "invalid-loan",
+                    "only Ecaz, in the game, lends Duke Vidal to another faction",
+                    "duke_vidal",
+                    "loaned_by",
+                )
             if (duke.loan_turn is None) != (duke.loaned_by is None):
                 self.add("invalid-loan", "a loan names both loaned_by and loan_turn", "duke_vidal", "loan_turn")
             if duke.fought_in is not None:
@@ -539,6 +548,17 @@ class _Checker:
                 )
             if decision.type == DecisionType.DUKE_VIDAL_ACQUISITION and decision.player != FactionId.MORITANI:
                 self.add("wrong-decider", "the acquisition is Moritani's", "pending", "player")
+            duke = self.s.duke_vidal
+            if duke is not None and (
+                duke.status in (DukeStatus.TANKS, DukeStatus.USED)
+                or (duke.status is DukeStatus.HELD and duke.controller == FactionId.MORITANI)
+            ):
+                self.add(
+                    "decision-mismatch",
+                    "Moritani can be taking Duke Vidal only while he is alive and not already Moritani's",
+                    "duke_vidal",
+                    "status",
+                )
             if decision.type == DecisionType.DUKE_VIDAL_KARAMA:
                 if decision.player == FactionId.MORITANI:
                     self.add(
@@ -623,6 +643,16 @@ class _Checker:
                     self.add("card-not-eligible", f"{card} cannot be kept by the winner", "pending", "eligible", i)
         if decision.type == DecisionType.HARKONNEN_CAPTURE:
             self.capture_draw(resolution)
+            duke = self.s.duke_vidal
+            if decision.get("leader") == _DUKE and (
+                duke is None or duke.status is not DukeStatus.HELD or duke.controller != resolution.get("loser")
+            ):
+                self.add(
+                    "decision-mismatch",
+                    "a drawn Duke Vidal is still held by the loser until the capture is decided",
+                    "duke_vidal",
+                    "status",
+                )
 
     def capture_draw(self, resolution: Any) -> None:
         """The captive is the one the seed draws from the loser's leaders; a client cannot pick it."""

@@ -212,6 +212,16 @@ def main() -> None:
         500,
     )
 
+    movement = shared("movement-end")
+    movement_snapshot = load_snapshot(movement)
+    end_movement = Action(ActionType.END_SHIPMENT_MOVEMENT)
+    measure(
+        "engine: end-shipment-movement (Duke Vidal check, eligible)",
+        lambda: adjudicate(movement_snapshot, end_movement),
+    )
+    captive = load_snapshot({**movement, "duke_vidal": {"status": "captured", "controller": None, "by": "harkonnen"}})
+    measure("engine: end-shipment-movement, unresolved (two alternatives)", lambda: adjudicate(captive, end_movement))
+
     tracemalloc.start()
     for _ in range(200):
         client.post("/v1/views", data=view_body, headers=headers)
