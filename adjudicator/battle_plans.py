@@ -36,12 +36,16 @@ def supportable_forces(snapshot: Snapshot, faction: str, territory: str) -> int:
 
 
 def forces_in(snapshot: Snapshot, faction: str, territory: str) -> Forces:
-    regular = elite = 0
-    for stack in snapshot.forces:
-        if stack.faction == faction and stack.territory == territory:
-            regular += stack.regular
-            elite += stack.elite
-    return Forces(regular, elite)
+    key = ("forces-in", faction, territory)
+    found: Forces | None = snapshot.memo.get(key)
+    if found is None:
+        regular = elite = 0
+        for stack in snapshot.forces:
+            if stack.faction == faction and stack.territory == territory:
+                regular += stack.regular
+                elite += stack.elite
+        found = snapshot.memo[key] = Forces(regular, elite)
+    return found
 
 
 def _plan_path(faction: str, field: str | None = None) -> str:

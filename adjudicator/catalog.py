@@ -209,7 +209,7 @@ def copies_in_play(kind: str, expansions: frozenset[str], variants: frozenset[st
 
 def card_kind(card_id: str) -> str:
     """The kind of a card id: the id up to `#` (`shield#2` -> `shield`)."""
-    return card_id.split("#", 1)[0]
+    return card_id.partition("#")[0]
 
 
 def catalog_as_dict() -> dict[str, Any]:

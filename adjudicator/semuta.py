@@ -25,7 +25,18 @@ SEMUTA = "semuta-drug"
 
 
 def _semuta_cards(wire: dict[str, Any], faction: str) -> list[str]:
-    return [c for c in wire["factions"][faction]["hand"] if card_kind(c) == SEMUTA]
+    # a plain prefix test: this runs for every hand after every battle step
+    return [c for c in wire["factions"][faction]["hand"] if c.startswith(SEMUTA) and card_kind(c) == SEMUTA]
+
+
+def _someone_holds_semuta(wire: dict[str, Any], excluded: str | None = None) -> bool:
+    # runs after every battle step: one plain loop, no lists built
+    for faction, entry in wire["factions"].items():
+        if faction != excluded:
+            for card in entry["hand"]:
+                if card.startswith(SEMUTA) and card_kind(card) == SEMUTA:
+                    return True
+    return False
 
 
 @rule("richese.semuta.opportunity")
@@ -34,14 +45,14 @@ def semuta_opportunity(state: NextSnapshot, discarder: str, cards: list[str]) ->
     batch gives one opportunity, every other faction asked in storm order."""
     # Once some other faction holds a Semuta Drug, every faction but the discarder is asked (holder or
     # not), so the order of questions does not reveal who holds it.
-    if not any(_semuta_cards(state.wire, f) for f in state.wire["factions"] if f != discarder):
+    if not _someone_holds_semuta(state.wire, discarder):
         return []
     return [f for f in state.wire["storm_order"] if f != discarder]
 
 
 def queue_opportunities(state: NextSnapshot) -> None:
     """After a battle step: one Semuta opportunity per fresh batch that some other faction could take from."""
-    if not any(_semuta_cards(state.wire, f) for f in state.wire["factions"]):
+    if not _someone_holds_semuta(state.wire):
         state.batches.clear()
         return
     resolution = state.wire["battle"]["resolution"]

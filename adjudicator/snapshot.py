@@ -8,7 +8,7 @@ library caller built the same way); `validate_snapshot` in `validation.py` check
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
@@ -386,6 +386,8 @@ class Snapshot:
     battle: Battle | None
     pending: Decision | None
     ambassadors: tuple[AmbassadorToken, ...] = ()
+    # per-snapshot memo of derived values (the snapshot never changes); not part of its value
+    memo: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
     def from_dict(cls, raw: Mapping[str, Any]) -> Snapshot:
