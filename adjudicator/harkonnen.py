@@ -100,6 +100,7 @@ def capture_step(
     return leader
 
 
+LOAN_EXPIRY_QUESTION = "duke-loan-expiry"
 DUKE_RETURN_QUESTION = "duke-capture-return"
 DUKE_RETURN_CHOICES = ("prior-controller", "native-ecaz", "set-aside")
 implements(DUKE_RETURN_QUESTION, *DUKE_RETURN_CHOICES)
@@ -115,8 +116,18 @@ def captive_duke_returns(state: NextSnapshot, interpretations: Any) -> None:
     duke = state.wire["duke_vidal"]
     history = {k: duke[k] for k in ("acquired_turn", "deaths") if duke.get(k)}
     holder = {"prior-controller": duke.get("captured_from"), "native-ecaz": FactionId.ECAZ.value}.get(choice)
+    loan: dict[str, Any] = {}
+    if choice == "prior-controller" and duke.get("loaned_by") is not None:
+        if duke.get("loan_turn") == state.wire["turn"]:
+            loan = {"loaned_by": duke["loaned_by"], "loan_turn": duke["loan_turn"]}
+        else:
+            # the loan lapsed while he was a captive: where he goes is duke-loan-expiry's question
+            expiry = interpretations.get(LOAN_EXPIRY_QUESTION)
+            if expiry is None:
+                raise InterpretationNeeded(LOAN_EXPIRY_QUESTION, ("return-to-ecaz", "set-aside"))
+            holder = duke["loaned_by"] if expiry == "return-to-ecaz" else None
     if holder is not None and holder in state.wire["factions"]:
-        state.wire["duke_vidal"] = {"status": "held", "controller": holder, **history}
+        state.wire["duke_vidal"] = {"status": "held", "controller": holder, **loan, **history}
     else:  # set aside, or native Ecaz in a game without Ecaz: nobody holds him
         state.wire["duke_vidal"] = {"status": "set-aside", "controller": None, **history}
     state.event("captive-returned", "duke-vidal.capture.return", leader=DUKE, to=state.wire["duke_vidal"]["controller"])
@@ -211,11 +222,13 @@ def duke_captured(state: NextSnapshot) -> None:
     since where he goes when returned is open (question duke-capture-return)."""
     duke = state.wire["duke_vidal"]
     history = {k: duke[k] for k in ("acquired_turn", "deaths") if duke.get(k)}
+    loan = {k: duke[k] for k in ("loaned_by", "loan_turn") if duke.get(k) is not None}
     state.wire["duke_vidal"] = {
         "status": "captured",
         "controller": None,
         "by": HARKONNEN,
         "captured_from": duke.get("controller"),
+        **loan,  # kept: a return to the borrower may restore the loan, or find it lapsed
         **history,
     }
     state.event("leader-captured", "duke-vidal.capture.kept", leader=DUKE, by=HARKONNEN)

@@ -369,9 +369,26 @@ class _Checker:
                     "acquired_turn",
                 )
         else:
-            for key in ("controller", "loaned_by", "loan_turn", "fought_in"):
+            # a captive keeps the loan he was on when captured, since his return may restore it
+            loan_keys = ("loaned_by", "loan_turn") if duke.status is not DukeStatus.CAPTURED else ()
+            for key in ("controller", "fought_in", *loan_keys):
                 if getattr(duke, key) is not None:
                     self.add("custody-without-holder", f"{key!r} is only for status 'held'", "duke_vidal", key)
+            if duke.status is DukeStatus.CAPTURED and duke.loaned_by is not None:
+                if duke.loaned_by != FactionId.ECAZ or duke.loan_turn is None or duke.loan_turn > self.s.turn:
+                    self.add(
+                        "invalid-loan",
+                        "a captive's loan names Ecaz and a turn no later than this one",
+                        "duke_vidal",
+                        "loaned_by",
+                    )
+                elif duke.captured_from is None or duke.captured_from == FactionId.ECAZ:
+                    self.add(
+                        "invalid-loan",
+                        "a captive taken while on loan names the borrower he was captured from",
+                        "duke_vidal",
+                        "captured_from",
+                    )
         if duke.status is DukeStatus.CAPTURED:
             if duke.by != FactionId.HARKONNEN or duke.by not in self.in_game:
                 self.add(
