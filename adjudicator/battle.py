@@ -657,6 +657,49 @@ def storm_sector_battle(choice: str) -> bool:
     return choice == "battle-blind"
 
 
+BROKEN_LOAN_QUESTION = "duke-loan-alliance-break"
+implements(BROKEN_LOAN_QUESTION, "loan-ends", "loan-continues")
+
+
+def broken_loan_violations(snapshot: Snapshot, battle: Battle, context: Context) -> list[Violation]:
+    """A plan naming a loaned Duke Vidal whose holder is no longer allied with Ecaz."""
+    duke = snapshot.duke_vidal
+    if duke is None or duke.status is not DukeStatus.HELD or duke.loaned_by is None or duke.controller is None:
+        return []
+    plan = battle.plans.get(duke.controller)
+    recipient = snapshot.factions.get(duke.controller)
+    if plan is None or plan.leader != DUKE or recipient is None or recipient.ally == duke.loaned_by:
+        return []
+    return loan_after_alliance_break(duke.controller, context.interpretations.get(BROKEN_LOAN_QUESTION))
+
+
+@rule("duke-vidal.loan.alliance-break")
+def loan_after_alliance_break(holder: str, choice: str | None) -> list[Violation]:
+    """Whether a loaned Duke Vidal may still fight for a faction whose alliance with Ecaz has broken follows
+    the chosen answer to question duke-loan-alliance-break (the loan ends, or runs to the turn's end)."""
+    path = f"/snapshot/battle/plans/{holder}/leader"
+    if choice is None:
+        # under one reading the plan itself is illegal, so the choice is needed before anything resolves
+        return [
+            Violation(
+                "interpretation-required",
+                "the alliance behind this loan has broken: choose a reading of this question",
+                f"/interpretations/{BROKEN_LOAN_QUESTION}",
+                "duke-vidal.loan.alliance-break",
+            )
+        ]
+    if choice == "loan-ends":
+        return [
+            Violation(
+                "leader-not-available",
+                f"under 'loan-ends' {holder} no longer holds Duke Vidal",
+                path,
+                "duke-vidal.loan.alliance-break",
+            )
+        ]
+    return []
+
+
 def unmodelled_compositions(
     snapshot: Snapshot, battle: Battle, interpretations: Mapping[str, str] | None = None
 ) -> list[Violation]:
@@ -698,15 +741,6 @@ def unmodelled_compositions(
                 (
                     "the return of a captured Duke Vidal whose captured_from is not given",
                     "/snapshot/duke_vidal/captured_from",
-                )
-            )
-    if duke is not None and duke.status is DukeStatus.HELD and duke.loaned_by is not None:
-        recipient = snapshot.factions.get(str(duke.controller))
-        if duke.controller in combatants and recipient is not None and recipient.ally != duke.loaned_by:
-            missing.append(
-                (
-                    "a loaned Duke Vidal whose alliance has broken (question duke-loan-alliance-break)",
-                    "/snapshot/duke_vidal",
                 )
             )
     ecaz = snapshot.factions.get(FactionId.ECAZ.value)
@@ -829,6 +863,7 @@ def resolve_battle(snapshot: Snapshot, action: Action, context: Context) -> Adju
         violations += plan_violations(snapshot, battle) + unmodelled_compositions(
             snapshot, battle, context.interpretations
         )
+        violations += broken_loan_violations(snapshot, battle, context)
         if violations:
             return illegal(snapshot, violations, trace, context)
         resolution = resolve(snapshot, battle, context)
