@@ -15,7 +15,15 @@ from types import MappingProxyType
 from typing import Any
 
 from .battle_plans import DUKE, forces_in, plan_violations, strength_halves
-from .battle_state import STEP_DECISIONS, InterpretationNeeded, NextSnapshot, answer_violation, finish, illegal
+from .battle_state import (
+    STEP_DECISIONS,
+    InterpretationNeeded,
+    NextSnapshot,
+    answer_violation,
+    finish,
+    illegal,
+    unresolved,
+)
 from .cards import Protection, Weapon, can_retain_battle_card, defense_effect, weapon_effect
 from .catalog import catalog
 from .engine import HANDLERS, Action, Context, register_decision
@@ -34,7 +42,7 @@ from .harkonnen import (
 from .moritani_retention import retention_before_capture, retention_step
 from .moritani_special import special_karama_step
 from .registers import get_question, implements, rule, tracing
-from .results import Adjudication, Alternative, NextStep, Provenance, Violation, rulings_of
+from .results import Adjudication, Alternative, Violation
 from .snapshot import Battle, Plan, Snapshot, halves_to_number
 from .vocabulary import (
     ActionType,
@@ -45,7 +53,6 @@ from .vocabulary import (
     FactionId,
     LeaderStatus,
     Phase,
-    RulingStatus,
 )
 
 TOOTH_QUESTION = "poison-tooth-chemistry"
@@ -870,16 +877,7 @@ def resolve_battle(snapshot: Snapshot, action: Action, context: Context) -> Adju
         try:
             summary, state = apply_resolution(snapshot, battle, resolution, context)
         except InterpretationNeeded:
-            alternatives = tuple(_alternatives(snapshot, battle, resolution, context, {}))
-            return Adjudication(
-                RulingStatus.UNRESOLVED,
-                None,
-                NextStep(None, ()),
-                (),
-                rulings_of(trace),
-                alternatives,
-                Provenance(MappingProxyType(dict(context.interpretations))),
-            )
+            return unresolved(_alternatives(snapshot, battle, resolution, context, {}), trace, context)
         return finish(snapshot, state, {"battle": summary}, trace, context)
 
 

@@ -7,7 +7,7 @@ helpers open the next cleanup decision (or clear the battle) and build the rulin
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
 
@@ -15,7 +15,7 @@ from .battle_plans import DUKE
 from .catalog import catalog
 from .engine import DECISION_OPTIONS, DECISIONS_SELF_CONTAINED, Action, Context, decision_options_for
 from .registers import rule
-from .results import Adjudication, NextStep, Provenance, Violation, rulings_of
+from .results import Adjudication, Alternative, NextStep, Provenance, Violation, rulings_of
 from .snapshot import Decision, Snapshot
 from .vocabulary import FactionId, LeaderStatus, RulingStatus
 
@@ -226,6 +226,38 @@ def finish(
         rulings=rulings_of(trace),
         alternatives=(),
         provenance=Provenance(MappingProxyType(dict(context.interpretations))),
+    )
+
+
+def resolved(
+    outcome: Mapping[str, Any],
+    decision: dict[str, Any] | None,
+    options: Sequence[Mapping[str, Any]],
+    trace: list[str],
+    context: Context,
+) -> Adjudication:
+    """A resolved ruling: the outcome (summary, events, snapshot) and the decision it opens."""
+    return Adjudication(
+        status=RulingStatus.RESOLVED,
+        outcome=MappingProxyType(dict(outcome)),
+        next=NextStep(decision, tuple(options)),
+        violations=(),
+        rulings=rulings_of(trace),
+        alternatives=(),
+        provenance=Provenance(MappingProxyType(dict(context.interpretations))),
+    )
+
+
+def unresolved(alternatives: Sequence[Alternative], trace: list[str], context: Context) -> Adjudication:
+    """An open register question without a choice: one alternative per choice (or combination)."""
+    return Adjudication(
+        RulingStatus.UNRESOLVED,
+        None,
+        NextStep(None, ()),
+        (),
+        rulings_of(trace),
+        tuple(alternatives),
+        Provenance(MappingProxyType(dict(context.interpretations))),
     )
 
 

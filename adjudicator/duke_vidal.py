@@ -20,14 +20,14 @@ from types import MappingProxyType
 from typing import Any
 
 from .battle import STORM_QUESTION, _sector_groups, storm_sector_battle
-from .battle_state import NextSnapshot
+from .battle_state import NextSnapshot, illegal, resolved, unresolved
 from .catalog import catalog
 from .engine import HANDLERS, Action, Context, decision_options_for, register_decision
 from .moritani_retention import _karama_cards, karama_response
 from .registers import get_question, implements, rule, tracing
-from .results import Adjudication, Alternative, NextStep, Provenance, Violation, rulings_of
+from .results import Adjudication, Alternative, Violation
 from .snapshot import Decision, Snapshot
-from .vocabulary import ActionType, DecisionType, DukeStatus, Evidence, FactionId, Phase, RulingStatus, TerritoryType
+from .vocabulary import ActionType, DecisionType, DukeStatus, Evidence, FactionId, Phase, TerritoryType
 
 MORITANI = FactionId.MORITANI.value
 ECAZ = FactionId.ECAZ.value
@@ -205,42 +205,22 @@ def _answer(
     if decision is None:
         wire["phase"] = Phase.BATTLE.value
     options = decision_options_for(Snapshot.from_dict(wire)) if decision is not None else []
-    return Adjudication(
-        status=RulingStatus.RESOLVED,
-        outcome=MappingProxyType({"summary": {"duke_vidal": summary}, "events": events, "snapshot": wire}),
-        next=NextStep(decision, tuple(options)),
-        violations=(),
-        rulings=rulings_of(trace),
-        alternatives=(),
-        provenance=Provenance(MappingProxyType(dict(context.interpretations))),
-    )
-
-
-def _refuse(snapshot: Snapshot, violations: list[Violation], trace: list[str], context: Context) -> Adjudication:
-    decision = None if snapshot.pending is None else snapshot.pending.to_dict()
-    return Adjudication(
-        RulingStatus.ILLEGAL,
-        None,
-        NextStep(decision, tuple(decision_options_for(snapshot))),
-        tuple(violations),
-        rulings_of(trace),
-        (),
-        Provenance(MappingProxyType(dict(context.interpretations))),
-    )
+    outcome = {"summary": {"duke_vidal": summary}, "events": events, "snapshot": wire}
+    return resolved(outcome, decision, options, trace, context)
 
 
 def end_shipment_movement(snapshot: Snapshot, action: Action, context: Context) -> Adjudication:
     """`end-shipment-movement`: Moritani's Duke Vidal check, once, then the Battle phase."""
     with tracing() as trace:
         if snapshot.phase is not Phase.SHIPMENT_MOVEMENT:
-            return _refuse(
+            return illegal(
                 snapshot,
                 [Violation("wrong-phase", "Shipment and Movement is not under way", "/snapshot/phase")],
                 trace,
                 context,
             )
         if snapshot.pending is not None:
-            return _refuse(
+            return illegal(
                 snapshot,
                 [Violation("decision-pending", "answer the open decision first", "/snapshot/pending")],
                 trace,
@@ -267,35 +247,19 @@ def end_shipment_movement(snapshot: Snapshot, action: Action, context: Context) 
         if open_questions:
             # one alternative per combination of the open questions' choices
             combinations = itertools.product(*[[(q, c) for c in choices] for q, choices in open_questions])
-            alternatives = tuple(
+            alternatives = [
                 Alternative(
                     MappingProxyType(dict(chosen)),
                     _acquisition_outcome(snapshot, {**context.interpretations, **dict(chosen)}),
                     Evidence.PROVISIONAL_ORDERING,
                 )
                 for chosen in combinations
-            )
-            return Adjudication(
-                RulingStatus.UNRESOLVED,
-                None,
-                NextStep(None, ()),
-                (),
-                rulings_of(trace),
-                alternatives,
-                Provenance(MappingProxyType(dict(context.interpretations))),
-            )
+            ]
+            return unresolved(alternatives, trace, context)
         outcome = _acquisition_outcome(snapshot, context.interpretations)
         decision = outcome["snapshot"]["pending"]
         options = decision_options_for(Snapshot.from_dict(outcome["snapshot"])) if decision is not None else []
-        return Adjudication(
-            RulingStatus.RESOLVED,
-            outcome,
-            NextStep(decision, tuple(options)),
-            (),
-            rulings_of(trace),
-            (),
-            Provenance(MappingProxyType(dict(context.interpretations))),
-        )
+        return resolved(outcome, decision, options, trace, context)
 
 
 def _acquisition_outcome(snapshot: Snapshot, interpretations: Mapping[str, str]) -> dict[str, Any]:
@@ -328,6 +292,17 @@ def acquisition_options(snapshot: Snapshot, decision: Decision) -> list[dict[str
     ]
 
 
+def _window_decision(wire: dict[str, Any], responders: list[str]) -> dict[str, Any]:
+    """The Karama window's decision for the next faction asked, the others queued behind it."""
+    return {
+        "type": DecisionType.DUKE_VIDAL_KARAMA.value,
+        "player": responders[0],
+        "owner": MORITANI,
+        "responders": responders[1:],
+        "eligible": _karama_cards(wire, responders[0]),
+    }
+
+
 def _responders(wire: dict[str, Any]) -> list[str]:
     """Every faction but Moritani is asked, holder or not, so the window reveals nobody's hand."""
     return [f for f in wire["storm_order"] if f != MORITANI]
@@ -353,14 +328,14 @@ def answer_acquisition(snapshot: Snapshot, action: Action, context: Context) -> 
     with tracing() as trace:
         pending = snapshot.pending
         if pending is None or pending.type != DecisionType.DUKE_VIDAL_ACQUISITION.value:
-            return _refuse(
+            return illegal(
                 snapshot,
                 [Violation("no-such-decision", "no Duke Vidal acquisition is open", "/action/type")],
                 trace,
                 context,
             )
         if action.player != MORITANI:
-            return _refuse(
+            return illegal(
                 snapshot,
                 [Violation("not-your-decision", "the acquisition is Moritani's", "/action/player")],
                 trace,
@@ -370,18 +345,12 @@ def answer_acquisition(snapshot: Snapshot, action: Action, context: Context) -> 
         if action.type is ActionType.ACQUIRE_DUKE_VIDAL:
             problem = captive_take_violation(snapshot, context)
             if problem is not None:
-                return _refuse(snapshot, [problem], trace, context)
+                return illegal(snapshot, [problem], trace, context)
         if action.type is ActionType.DECLINE_DUKE_VIDAL:
             return _answer(snapshot, state.wire, state.events, {"acquired": False}, None, trace, context)
         responders = karama_window(state.wire)
         if responders:
-            decision = {
-                "type": DecisionType.DUKE_VIDAL_KARAMA.value,
-                "player": responders[0],
-                "owner": MORITANI,
-                "responders": responders[1:],
-                "eligible": _karama_cards(state.wire, responders[0]),
-            }
+            decision = _window_decision(state.wire, responders)
             return _answer(snapshot, state.wire, state.events, {"declared": True}, decision, trace, context)
         take_duke(state.wire, state.events, snapshot.turn)
         return _answer(snapshot, state.wire, state.events, {"acquired": True}, None, trace, context)
@@ -415,7 +384,7 @@ def answer_karama(snapshot: Snapshot, action: Action, context: Context) -> Adjud
         pending = snapshot.pending
         assert pending is not None
         if action.player != pending.player:
-            return _refuse(
+            return illegal(
                 snapshot,
                 [Violation("not-your-decision", f"the Karama window asks {pending.player}", "/action/player")],
                 trace,
@@ -423,7 +392,7 @@ def answer_karama(snapshot: Snapshot, action: Action, context: Context) -> Adjud
             )
         offered = [dict(o) for o in decision_options_for(snapshot)]
         if action.to_dict() not in offered:
-            return _refuse(
+            return illegal(
                 snapshot,
                 [Violation("not-an-option", "the answer is not one of the options", "/action")],
                 trace,
@@ -444,15 +413,9 @@ def answer_karama(snapshot: Snapshot, action: Action, context: Context) -> Adjud
         rest = list(pending.get("responders") or ())
         problem = captive_take_violation(snapshot, context)
         if problem is not None:
-            return _refuse(snapshot, [problem], trace, context)
+            return illegal(snapshot, [problem], trace, context)
         if rest:
-            decision = {
-                "type": DecisionType.DUKE_VIDAL_KARAMA.value,
-                "player": rest[0],
-                "owner": MORITANI,
-                "responders": rest[1:],
-                "eligible": _karama_cards(state.wire, rest[0]),
-            }
+            decision = _window_decision(state.wire, rest)
             return _answer(snapshot, state.wire, state.events, {"declared": True}, decision, trace, context)
         take_duke(state.wire, state.events, snapshot.turn)
         return _answer(snapshot, state.wire, state.events, {"acquired": True}, None, trace, context)

@@ -12,15 +12,14 @@ cannot arise here: no faction but Ecaz may revive him, so he is never a foreign 
 
 from __future__ import annotations
 
-from types import MappingProxyType
 from typing import Any
 
-from .battle_state import NextSnapshot
-from .engine import HANDLERS, Action, Context, decision_options_for
+from .battle_state import NextSnapshot, illegal, resolved
+from .engine import HANDLERS, Action, Context
 from .registers import rule, tracing
-from .results import Adjudication, NextStep, Provenance, Violation, rulings_of
+from .results import Adjudication, Violation
 from .snapshot import Snapshot
-from .vocabulary import ActionType, DukeStatus, FactionId, Phase, RulingStatus
+from .vocabulary import ActionType, DukeStatus, FactionId, Phase
 
 ECAZ = FactionId.ECAZ.value
 
@@ -124,16 +123,7 @@ def trigger_ecaz_ambassador(snapshot: Snapshot, action: Action, context: Context
                     problem = lend_violation(snapshot)
             problems = [problem] if problem is not None else []
         if problems:
-            decision = None if snapshot.pending is None else snapshot.pending.to_dict()
-            return Adjudication(
-                RulingStatus.ILLEGAL,
-                None,
-                NextStep(decision, tuple(decision_options_for(snapshot))),
-                tuple(problems),
-                rulings_of(trace),
-                (),
-                Provenance(MappingProxyType(dict(context.interpretations))),
-            )
+            return illegal(snapshot, problems, trace, context)
         state = NextSnapshot(snapshot)
         territory = str(action.fields["territory"])
         state.wire["ambassadors"] = [
@@ -160,15 +150,8 @@ def trigger_ecaz_ambassador(snapshot: Snapshot, action: Action, context: Context
                     **_history(duke),
                 }
                 state.event("duke-vidal-lent", "ecaz.ambassador.lend-duke", to=entrant, turn=snapshot.turn)
-        return Adjudication(
-            RulingStatus.RESOLVED,
-            MappingProxyType({"summary": {"ecaz_ambassador": summary}, "events": state.events, "snapshot": state.wire}),
-            NextStep(None, ()),
-            (),
-            rulings_of(trace),
-            (),
-            Provenance(MappingProxyType(dict(context.interpretations))),
-        )
+        outcome = {"summary": {"ecaz_ambassador": summary}, "events": state.events, "snapshot": state.wire}
+        return resolved(outcome, None, (), trace, context)
 
 
 HANDLERS[ActionType.TRIGGER_ECAZ_AMBASSADOR] = trigger_ecaz_ambassador

@@ -9,16 +9,15 @@ revives him, by Ghola or as a Tleilaxu foreign ghola.
 
 from __future__ import annotations
 
-from types import MappingProxyType
 from typing import Any
 
-from .battle_state import NextSnapshot
+from .battle_state import NextSnapshot, illegal, resolved
 from .catalog import card_kind, catalog
 from .engine import HANDLERS, Action, Context, decision_options_for
 from .registers import implements, rule, tracing
-from .results import Adjudication, NextStep, Provenance, Violation, rulings_of
+from .results import Adjudication, Violation
 from .snapshot import Snapshot
-from .vocabulary import ActionType, DukeStatus, FactionId, LeaderStatus, Phase, RulingStatus
+from .vocabulary import ActionType, DukeStatus, FactionId, LeaderStatus, Phase
 
 DUKE = "duke-vidal"
 ECAZ = FactionId.ECAZ.value
@@ -85,19 +84,6 @@ def ghola_revival() -> None:
     """A Tleilaxu Ghola card revives one of the faction's own leaders at once, free, whatever the count."""
 
 
-def _refuse_revival(snapshot: Snapshot, trace: list[str], context: Context) -> Adjudication:
-    decision = None if snapshot.pending is None else snapshot.pending.to_dict()
-    return Adjudication(
-        RulingStatus.ILLEGAL,
-        None,
-        NextStep(decision, tuple(decision_options_for(snapshot))),
-        (Violation("missing-player", "name the reviving faction", "/action/player"),),
-        rulings_of(trace),
-        (),
-        Provenance(MappingProxyType(dict(context.interpretations))),
-    )
-
-
 def revive_leader(snapshot: Snapshot, action: Action, context: Context) -> Adjudication:
     with tracing() as trace:
         faction = action.player
@@ -105,7 +91,8 @@ def revive_leader(snapshot: Snapshot, action: Action, context: Context) -> Adjud
         card = action.fields.get("card")
         problems: list[Violation] = []
         if faction is None or faction not in snapshot.factions:
-            return _refuse_revival(snapshot, trace, context)
+            missing = Violation("missing-player", "name the reviving faction", "/action/player")
+            return illegal(snapshot, [missing], trace, context)
         state = snapshot.factions[faction]
         if card is not None and (card_kind(str(card)) != GHOLA or card not in state.hand):
             problems.append(Violation("no-ghola", f"{faction} holds no Tleilaxu Ghola card {card}", "/action/card"))
@@ -161,16 +148,7 @@ def revive_leader(snapshot: Snapshot, action: Action, context: Context) -> Adjud
                 )
             )
         if problems:
-            decision = None if snapshot.pending is None else snapshot.pending.to_dict()
-            return Adjudication(
-                RulingStatus.ILLEGAL,
-                None,
-                NextStep(decision, tuple(decision_options_for(snapshot))),
-                tuple(problems),
-                rulings_of(trace),
-                (),
-                Provenance(MappingProxyType(dict(context.interpretations))),
-            )
+            return illegal(snapshot, problems, trace, context)
         next_state = NextSnapshot(snapshot)
         wire = next_state.wire
         if card is not None:
@@ -199,17 +177,9 @@ def revive_leader(snapshot: Snapshot, action: Action, context: Context) -> Adjud
             paid=price,
         )
         summary: dict[str, Any] = {"revival": {"faction": faction, "leader": leader, "paid": price, "ghola": card}}
-        return Adjudication(
-            status=RulingStatus.RESOLVED,
-            outcome=MappingProxyType({"summary": summary, "events": next_state.events, "snapshot": wire}),
-            next=NextStep(
-                None if snapshot.pending is None else snapshot.pending.to_dict(), tuple(decision_options_for(snapshot))
-            ),
-            violations=(),
-            rulings=rulings_of(trace),
-            alternatives=(),
-            provenance=Provenance(MappingProxyType(dict(context.interpretations))),
-        )
+        decision = None if snapshot.pending is None else snapshot.pending.to_dict()
+        outcome = {"summary": summary, "events": next_state.events, "snapshot": wire}
+        return resolved(outcome, decision, decision_options_for(snapshot), trace, context)
 
 
 HANDLERS[ActionType.REVIVE_LEADER] = revive_leader

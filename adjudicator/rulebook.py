@@ -2,25 +2,7 @@
 
 from __future__ import annotations
 
-from . import (
-    battle,
-    battle_plans,
-    cards,
-    choam,
-    duke_vidal,
-    ecaz,
-    harkonnen,
-    moritani,
-    moritani_retention,
-    moritani_special,
-    plan_decision,
-    revival,
-    secrecy,
-    semuta,
-    turn,
-)
-
-RULE_MODULES = (
+from . import (  # noqa: F401
     battle,
     battle_plans,
     cards,

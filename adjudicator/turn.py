@@ -11,12 +11,12 @@ from __future__ import annotations
 from types import MappingProxyType
 from typing import Any
 
-from .battle_state import NextSnapshot
-from .engine import HANDLERS, Action, Context, decision_options_for
+from .battle_state import NextSnapshot, illegal, resolved, unresolved
+from .engine import HANDLERS, Action, Context
 from .registers import implements, rule, tracing
-from .results import Adjudication, Alternative, NextStep, Provenance, Violation, rulings_of
+from .results import Adjudication, Alternative, Violation
 from .snapshot import Snapshot
-from .vocabulary import ActionType, DukeStatus, Evidence, FactionId, LeaderStatus, Phase, RulingStatus
+from .vocabulary import ActionType, DukeStatus, Evidence, FactionId, LeaderStatus, Phase
 
 
 @rule("turn.end.leaders-return")
@@ -53,45 +53,20 @@ def end_turn(snapshot: Snapshot, action: Action, context: Context) -> Adjudicati
             problems.append(Violation("decision-pending", "answer the open decision first", "/snapshot/pending"))
         duke = snapshot.duke_vidal
         if problems:
-            decision = None if snapshot.pending is None else snapshot.pending.to_dict()
-            return Adjudication(
-                RulingStatus.ILLEGAL,
-                None,
-                NextStep(decision, tuple(decision_options_for(snapshot))),
-                tuple(problems),
-                rulings_of(trace),
-                (),
-                Provenance(MappingProxyType(dict(context.interpretations))),
-            )
+            return illegal(snapshot, problems, trace, context)
         loaned = duke is not None and duke.status is DukeStatus.HELD and duke.loaned_by is not None
         if loaned and LOAN_QUESTION not in context.interpretations:
-            alternatives = tuple(
+            alternatives = [
                 Alternative(
                     MappingProxyType({LOAN_QUESTION: choice}),
                     _turn_end(snapshot, choice),
                     Evidence.PROVISIONAL_ORDERING,
                 )
                 for choice in ("return-to-ecaz", "set-aside")
-            )
-            return Adjudication(
-                RulingStatus.UNRESOLVED,
-                None,
-                NextStep(None, ()),
-                (),
-                rulings_of(trace),
-                alternatives,
-                Provenance(MappingProxyType(dict(context.interpretations))),
-            )
+            ]
+            return unresolved(alternatives, trace, context)
         outcome = _turn_end(snapshot, context.interpretations.get(LOAN_QUESTION) if loaned else None)
-        return Adjudication(
-            status=RulingStatus.RESOLVED,
-            outcome=MappingProxyType(outcome),
-            next=NextStep(None, ()),
-            violations=(),
-            rulings=rulings_of(trace),
-            alternatives=(),
-            provenance=Provenance(MappingProxyType(dict(context.interpretations))),
-        )
+        return resolved(outcome, None, (), trace, context)
 
 
 def _turn_end(snapshot: Snapshot, loan_choice: str | None) -> dict[str, Any]:
