@@ -9,14 +9,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from .battle_state import STEP_DECISIONS, NextSnapshot, illegal
+from .battle_state import STEP_DECISIONS, NextSnapshot, illegal, resolved
 from .catalog import card_kind
 from .engine import HANDLERS, Action, Context, decision_options_for
 from .moritani_retention import _karama_cards, reservation_violation, reserved_cards
 from .registers import rule, tracing
-from .results import Adjudication, NextStep, Provenance, Violation, rulings_of
+from .results import Adjudication, Violation
 from .snapshot import Snapshot
-from .vocabulary import ActionType, DecisionType, FactionId, RulingStatus
+from .vocabulary import ActionType, DecisionType, FactionId
 
 CHOAM = FactionId.CHOAM.value
 PRICE = 3
@@ -98,19 +98,12 @@ def choam_cash_in(snapshot: Snapshot, action: Action, context: Context) -> Adjud
         pending = _refreshed_decision(state.wire)
         state.wire["pending"] = pending
         following = Snapshot.from_dict(state.wire)
-        return Adjudication(
-            status=RulingStatus.RESOLVED,
-            outcome={
-                "summary": {"choam": {"cashed_in": cards, "spice": paid}},
-                "events": state.events,
-                "snapshot": state.wire,
-            },
-            next=NextStep(pending, tuple(decision_options_for(following))),
-            violations=(),
-            rulings=rulings_of(trace),
-            alternatives=(),
-            provenance=Provenance(dict(context.interpretations)),
-        )
+        outcome = {
+            "summary": {"choam": {"cashed_in": cards, "spice": paid}},
+            "events": state.events,
+            "snapshot": state.wire,
+        }
+        return resolved(outcome, pending, decision_options_for(following), trace, context)
 
 
 HANDLERS[ActionType.CHOAM_CASH_IN] = choam_cash_in

@@ -23,14 +23,14 @@ from .battle_plans import (
     support_violations,
     supportable_forces,
 )
-from .battle_state import NextSnapshot, illegal
+from .battle_state import NextSnapshot, illegal, resolved
 from .cards import UNSUPPORTED_IN_PLANS, is_leader_substitute
 from .catalog import card_kind, catalog
 from .engine import HANDLERS, Action, Context, register_decision
 from .registers import rule, tracing
-from .results import Adjudication, NextStep, Provenance, Violation, rulings_of
+from .results import Adjudication, Violation
 from .snapshot import Battle, Decision, Plan, Snapshot, halves_to_number
-from .vocabulary import ActionType, DecisionType, FactionId, RulingStatus
+from .vocabulary import ActionType, DecisionType, FactionId
 
 LOCK = ActionType.LOCK_BATTLE_PLAN.value
 
@@ -188,19 +188,12 @@ def lock_battle_plan(snapshot: Snapshot, action: Action, context: Context) -> Ad
             decision = plan_decision(next_snapshot, battle, opponent)
             state.wire["pending"] = decision
             options = legal_plans(Snapshot.from_dict(state.wire), battle, opponent)
-        return Adjudication(
-            status=RulingStatus.RESOLVED,
-            outcome={
-                "summary": {"battle": {"plan_locked": faction, "revealed": decision is None}},
-                "events": state.events,
-                "snapshot": state.wire,
-            },
-            next=NextStep(decision, tuple(options)),
-            violations=(),
-            rulings=rulings_of(trace),
-            alternatives=(),
-            provenance=Provenance(dict(context.interpretations)),
-        )
+        outcome = {
+            "summary": {"battle": {"plan_locked": faction, "revealed": decision is None}},
+            "events": state.events,
+            "snapshot": state.wire,
+        }
+        return resolved(outcome, decision, options, trace, context)
 
 
 HANDLERS[ActionType.LOCK_BATTLE_PLAN] = lock_battle_plan
