@@ -101,9 +101,17 @@ def strength_halves(snapshot: Snapshot, faction: str, opponent: str, regular: in
 # --- the checks -----------------------------------------------------------------------------------
 
 
-def _eligible_leaders(snapshot: Snapshot, faction: str, territory: str) -> list[str]:
+def _eligible_leaders(snapshot: Snapshot, faction: str, territory: str) -> tuple[str, ...]:
     """Leaders this faction could put in a plan here: its own alive, uncaptured ones not used in another
-    territory, captives it holds, and Duke Vidal while it holds him."""
+    territory, captives it holds, and Duke Vidal while it holds him (remembered per snapshot)."""
+    key = ("eligible-leaders", faction, territory)
+    found: tuple[str, ...] | None = snapshot.memo.get(key)
+    if found is None:
+        found = snapshot.memo[key] = tuple(_list_eligible_leaders(snapshot, faction, territory))
+    return found
+
+
+def _list_eligible_leaders(snapshot: Snapshot, faction: str, territory: str) -> list[str]:
     eligible = []
     state = snapshot.factions[faction]
     for leader in catalog().leaders_of(faction):
@@ -171,7 +179,7 @@ def leader_violations(snapshot: Snapshot, battle: Battle, faction: str, plan: Pl
             )
         )
     if plan.leader is None and plan.cheap_hero is None:
-        leaders = eligible
+        leaders = list(eligible)
         heroes = [card for card in hand if is_leader_substitute(card)]
         if leaders or heroes:
             found.append(
