@@ -44,6 +44,7 @@ from .moritani_special import special_karama_step
 from .registers import get_question, implements, rule, tracing
 from .results import Adjudication, Alternative, Violation
 from .snapshot import Battle, Plan, Snapshot, halves_to_number
+from .tleilaxu import face_dancer_step
 from .vocabulary import (
     ActionType,
     BattleResult,
@@ -584,6 +585,8 @@ def apply_resolution(
     }
     if duke_drawable or unused_drawable:
         state.wire["battle"]["resolution"]["duke_in_capture_pool"] = True
+    if face_dancer_step(state.wire):
+        steps.append(DecisionType.FACE_DANCER_REVEAL.value)
     return summary, state
 
 

@@ -17,5 +17,6 @@ from . import (  # noqa: F401
     revival,
     secrecy,
     semuta,
+    tleilaxu,
     turn,
 )

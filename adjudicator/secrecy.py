@@ -22,6 +22,22 @@ def redact_hands_and_traitors(wire: dict[str, Any], viewer: str | None, redacted
             redacted.append(f"/snapshot/factions/{fid}/traitors")
 
 
+@rule("secrecy.face-dancers")
+def redact_face_dancers(wire: dict[str, Any], viewer: str | None, redacted: list[str]) -> None:
+    """The Tleilaxu's unrevealed Face Dancers are known only to them, and nobody sees the Traitor deck;
+    revealed Face Dancers are public."""
+    if wire.get("traitor_deck") is not None:
+        wire["traitor_deck_count"] = len(wire["traitor_deck"])
+        wire["traitor_deck"] = None
+        redacted.append("/snapshot/traitor_deck")
+    for fid, faction in wire["factions"].items():
+        if "face_dancers" in faction:
+            faction["face_dancer_count"] = len(faction["face_dancers"])
+            if fid != viewer:
+                faction["face_dancers"] = None
+                redacted.append(f"/snapshot/factions/{fid}/face_dancers")
+
+
 @rule("secrecy.face-down-skills")
 def redact_face_down_skills(wire: dict[str, Any], viewer: str | None, redacted: list[str]) -> None:
     """A leader skill card that is face down is known only to its faction."""
@@ -55,6 +71,8 @@ _PRIVATE_DECISION_KEYS = {
     "duke-vidal-karama": ("eligible",),
     "moritani-special-karama": ("karama",),
     "semuta-opportunity": ("card",),
+    # the decision itself is public; its options show whether the winner's leader is a Face Dancer
+    "face-dancer-reveal": (),
 }
 
 
@@ -93,6 +111,8 @@ def redact(snapshot: Snapshot, viewer: str | None) -> tuple[dict[str, Any], list
     wire["seed"] = None
     redacted: list[str] = ["/snapshot/seed"]
     redact_hands_and_traitors(wire, viewer, redacted)
+    if snapshot.traitor_deck is not None or any(f.face_dancers for f in snapshot.factions.values()):
+        redact_face_dancers(wire, viewer, redacted)
     if needs_skill_secrecy(snapshot, viewer):
         redact_face_down_skills(wire, viewer, redacted)
     if needs_plan_secrecy(snapshot, viewer):

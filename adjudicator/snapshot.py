@@ -119,6 +119,8 @@ class FactionState:
     kwisatz_haderach: KwisatzHaderach | None = None
     special_karama_used: bool = False  # advanced: the faction's once-a-game special Karama power is spent
     leader_revived_turn: int | None = None  # the turn it last revived a leader the ordinary way
+    face_dancers: tuple[str, ...] = ()  # Tleilaxu: unrevealed Face Dancers (leader ids; secret)
+    revealed_face_dancers: tuple[str, ...] = ()  # Tleilaxu: Face Dancers revealed since the last redraw
 
     @classmethod
     def from_dict(cls, raw: Mapping[str, Any]) -> FactionState:
@@ -135,6 +137,8 @@ class FactionState:
             else KwisatzHaderach.from_dict(raw["kwisatz_haderach"]),
             special_karama_used=bool(raw.get("special_karama_used", False)),
             leader_revived_turn=raw.get("leader_revived_turn"),
+            face_dancers=tuple(raw.get("face_dancers", ())),
+            revealed_face_dancers=tuple(raw.get("revealed_face_dancers", ())),
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -153,6 +157,9 @@ class FactionState:
             out["special_karama_used"] = True
         if self.leader_revived_turn is not None:
             out["leader_revived_turn"] = self.leader_revived_turn
+        if self.face_dancers or self.revealed_face_dancers:  # only the Tleilaxu hold them
+            out["face_dancers"] = list(self.face_dancers)
+            out["revealed_face_dancers"] = list(self.revealed_face_dancers)
         return out
 
 
@@ -386,6 +393,7 @@ class Snapshot:
     battle: Battle | None
     pending: Decision | None
     ambassadors: tuple[AmbassadorToken, ...] = ()
+    traitor_deck: tuple[str, ...] | None = None  # the face-down Traitor deck, top first; None: not given
     # per-snapshot memo of derived values (the snapshot never changes); not part of its value
     memo: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
 
@@ -408,6 +416,7 @@ class Snapshot:
             battle=None if raw.get("battle") is None else Battle.from_dict(raw["battle"]),
             pending=None if raw.get("pending") is None else Decision.from_dict(raw["pending"]),
             ambassadors=tuple(AmbassadorToken.from_dict(a) for a in raw.get("ambassadors", ())),
+            traitor_deck=None if raw.get("traitor_deck") is None else tuple(raw["traitor_deck"]),
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -430,4 +439,6 @@ class Snapshot:
         }
         if self.ambassadors:  # only with Ecaz in the game
             out["ambassadors"] = [a.to_dict() for a in self.ambassadors]
+        if self.traitor_deck is not None:
+            out["traitor_deck"] = list(self.traitor_deck)
         return out

@@ -22,6 +22,7 @@ _DUKE = "duke-vidal"
 # Face Dancers instead, everyone else keeps one (RULES_FACTS §4.1-§4.2).
 _TRAITORS_KEPT = {FactionId.HARKONNEN.value: 4, FactionId.TLEILAXU.value: 0}
 _AUDITOR = "auditor"
+FACE_DANCERS_HELD = 3
 
 
 def pointer(*tokens: object) -> str:
@@ -629,6 +630,80 @@ class _Checker:
             DecisionType.HARKONNEN_CAPTURE,
         ):
             self.battle_cleanup_decision()
+        elif decision.type == DecisionType.FACE_DANCER_REVEAL:
+            self.face_dancer_decision()
+
+    def face_dancer_decision(self) -> None:
+        decision = self.s.pending
+        battle = self.s.battle
+        assert decision is not None
+        resolution = battle.resolution if battle is not None else None
+        steps = list(resolution.get("steps", ())) if resolution is not None else []
+        if battle is None or resolution is None or not steps or steps[0] != decision.type:
+            self.add("decision-out-of-step", f"no resolved battle is waiting for {decision.type}", "pending", "type")
+            return
+        tleilaxu = self.s.factions.get(FactionId.TLEILAXU.value)
+        if decision.player != FactionId.TLEILAXU or tleilaxu is None:
+            self.add("wrong-decider", "revealing a Face Dancer is the Tleilaxu's decision", "pending", "player")
+            return
+        winner = resolution.get("winner")
+        plan = battle.plans.get(str(winner))
+        if winner is None or winner == FactionId.TLEILAXU or plan is None or plan.leader is None:
+            self.add(
+                "decision-mismatch",
+                "a Face Dancer follows a battle another faction won with a leader",
+                "pending",
+                "type",
+            )
+            return
+        for key, expected in (("winner", winner), ("leader", plan.leader), ("territory", battle.territory)):
+            if decision.get(key) != expected:
+                self.add("decision-mismatch", f"'{key}' must be {expected!r}", "pending", key)
+        if not tleilaxu.face_dancers:
+            self.add("decision-mismatch", "the Tleilaxu hold no unrevealed Face Dancer", "pending", "type")
+
+    # -- Face Dancers and the Traitor deck --------------------------------------------------------
+    def face_dancers(self) -> None:
+        places: dict[str, str] = {}
+        for fid, fs in self.s.factions.items():
+            for i, leader_id in enumerate(fs.traitors):
+                places.setdefault(leader_id, f"{self.root}/factions/{fid}/traitors/{i}")
+        for fid, fs in self.s.factions.items():
+            held = (("face_dancers", fs.face_dancers), ("revealed_face_dancers", fs.revealed_face_dancers))
+            if fid != FactionId.TLEILAXU and (fs.face_dancers or fs.revealed_face_dancers):
+                self.add(
+                    "face-dancers-not-tleilaxu", "only the Tleilaxu hold Face Dancers", "factions", fid, "face_dancers"
+                )
+                continue
+            for key, ids in held:
+                for i, leader_id in enumerate(ids):
+                    self.traitor_card_place(places, leader_id, "factions", fid, key, i)
+            total = len(fs.face_dancers) + len(fs.revealed_face_dancers)
+            if total > FACE_DANCERS_HELD:
+                self.add(
+                    "too-many-face-dancers",
+                    f"the Tleilaxu hold {FACE_DANCERS_HELD} Face Dancers, not {total}",
+                    "factions",
+                    fid,
+                    "face_dancers",
+                )
+        for i, leader_id in enumerate(self.s.traitor_deck or ()):
+            self.traitor_card_place(places, leader_id, "traitor_deck", i)
+
+    def traitor_card_place(self, places: dict[str, str], leader_id: str, *path: object) -> None:
+        leader = self.cat.leaders.get(leader_id)
+        if leader is None:
+            self.add("unknown-leader", f"no leader with id {leader_id!r}", *path)
+        elif not leader.traitor_card:
+            self.add("no-traitor-card", f"{leader_id} has no Traitor card", *path)
+        elif leader.faction not in self.in_game:
+            self.add(
+                "traitor-faction-not-in-game", f"{leader_id}'s faction {leader.faction} is not in this game", *path
+            )
+        elif leader_id in places:
+            self.add("traitor-in-two-places", f"the Traitor card of {leader_id} is also at {places[leader_id]}", *path)
+        else:
+            places[leader_id] = self.root + pointer(*path)
 
     def battle_cleanup_decision(self) -> None:
         decision = self.s.pending
@@ -818,6 +893,7 @@ def snapshot_problems(snapshot: Snapshot, root: str = "/snapshot") -> list[Probl
     checker.cards()
     checker.duke()
     checker.ambassadors()
+    checker.face_dancers()
     checker.battle()
     checker.pending()
     return checker.problems

@@ -132,6 +132,8 @@ class ActionType(StrEnum):
     TRIGGER_ECAZ_AMBASSADOR = "trigger-ecaz-ambassador"
     PAY_EXTORTION = "pay-extortion"
     DECLINE_EXTORTION = "decline-extortion"
+    REVEAL_FACE_DANCER = "reveal-face-dancer"
+    DECLINE_FACE_DANCER = "decline-face-dancer"
 
 
 class DecisionType(StrEnum):
@@ -147,6 +149,7 @@ class DecisionType(StrEnum):
     SEMUTA_OPPORTUNITY = "semuta-opportunity"
     DUKE_VIDAL_ACQUISITION = "duke-vidal-acquisition"
     DUKE_VIDAL_KARAMA = "duke-vidal-karama"
+    FACE_DANCER_REVEAL = "face-dancer-reveal"
 
 
 class BattleResult(StrEnum):

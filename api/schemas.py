@@ -149,6 +149,16 @@ class FactionSchema(Schema):
     special_karama_used = StrictBoolean(
         metadata={"description": "advanced: its once-a-game special Karama power is spent (default false)"}
     )
+    face_dancers = fields.List(
+        id_field("leader id"),
+        validate=validate.Length(max=3),
+        metadata={"description": "Tleilaxu only: unrevealed Face Dancers (secret; omitted or empty otherwise)"},
+    )
+    revealed_face_dancers = fields.List(
+        id_field("leader id"),
+        validate=validate.Length(max=3),
+        metadata={"description": "Tleilaxu only: Face Dancers revealed since the last redraw (public)"},
+    )
 
 
 class ForceStackSchema(Schema):
@@ -291,7 +301,7 @@ class DecisionSchema(Schema):
     eligible = fields.List(id_field("card id"), validate=validate.Length(max=3))
     territory = id_field("the battle's territory", allow_none=True)
     strength = StrictNumber(allow_none=True, metadata={"description": "battle-casualties: dialed strength to lose"})
-    leader = id_field("harkonnen-capture: the drawn leader", allow_none=True)
+    leader = id_field("harkonnen-capture: the drawn leader; face-dancer-reveal: the winner's leader", allow_none=True)
     opponent = faction_field(allow_none=True, metadata={"description": "battle-plan: the opposing side"})
     ally = faction_field(allow_none=True, metadata={"description": "moritani-retention-karama: the defeated ally"})
     card = id_field("moritani-retention-karama: the card the ally declared", allow_none=True)
@@ -303,6 +313,10 @@ class DecisionSchema(Schema):
     )
     dial_max = StrictNumber(allow_none=True, metadata={"description": "battle-plan: the highest legal dial"})
     spice_max = count_field(10000, "battle-plan: the most support spice it may commit", allow_none=True)
+    winner = faction_field(allow_none=True, metadata={"description": "face-dancer-reveal: the battle's winner"})
+    forces = count_field(
+        100, "face-dancer-reveal: the winner's forces in the territory, the most the Tleilaxu may replace"
+    )
 
 
 class SnapshotSchema(Schema):
@@ -331,6 +345,20 @@ class SnapshotSchema(Schema):
         validate=validate.Length(max=11),
         metadata={"description": "Ecaz Ambassador tokens on the board (omitted or empty without Ecaz)"},
     )
+    traitor_deck = fields.List(
+        id_field("leader id"),
+        allow_none=True,
+        validate=validate.Length(max=80),
+        metadata={"description": "the face-down Traitor deck, top card first (omitted or null: not given)"},
+    )
+
+
+class BoardSourceSchema(Schema):
+    """Forces taken from one stack on the board."""
+
+    territory = id_field("territory id", required=True)
+    sector = sector_field()
+    count = BoundedInteger(1, 20, required=True, metadata={"description": "how many forces"})
 
 
 class ActionSchema(Schema):
@@ -346,7 +374,10 @@ class ActionSchema(Schema):
     )
     regular = count_field(20, "choose-casualties: regular forces lost")
     elite = count_field(20, "choose-casualties: elite forces lost")
-    leader = id_field("capture-leader: the drawn leader; lock-battle-plan: the leader", allow_none=True)
+    leader = id_field(
+        "capture-leader: the drawn leader; lock-battle-plan: the leader; reveal-face-dancer: the Face Dancer revealed",
+        allow_none=True,
+    )
     cheap_hero = id_field("lock-battle-plan: a Cheap Hero/Heroine instead of a leader", allow_none=True)
     weapon = id_field("lock-battle-plan", allow_none=True)
     defense = id_field("lock-battle-plan", allow_none=True)
@@ -359,6 +390,13 @@ class ActionSchema(Schema):
     effect = fields.String(
         validate=validate.OneOf(["duke-vidal", "alliance"]),
         metadata={"description": "trigger-ecaz-ambassador: gain Duke Vidal, or ally with the entrant (who agrees)"},
+    )
+    sector = sector_field()
+    from_reserves = count_field(20, "reveal-face-dancer: Tleilaxu forces taken from reserves (default 0)")
+    from_board = fields.List(
+        fields.Nested(BoardSourceSchema),
+        validate=validate.Length(max=20),
+        metadata={"description": "reveal-face-dancer: Tleilaxu forces taken from the board"},
     )
     lend_duke_vidal = StrictBoolean(
         metadata={
@@ -379,6 +417,10 @@ class ViewFactionSchema(FactionSchema):
     traitors = fields.List(id_field("leader id"), allow_none=True, metadata={"description": "null when hidden"})
     hand_count = StrictInteger(metadata={"description": "in a redacted view: how many Treachery cards it holds"})
     traitor_count = StrictInteger(metadata={"description": "in a redacted view: how many Traitor cards it holds"})
+    face_dancers = fields.List(id_field("leader id"), allow_none=True, metadata={"description": "null when hidden"})
+    face_dancer_count = StrictInteger(
+        metadata={"description": "in a redacted view: how many unrevealed Face Dancers the Tleilaxu hold"}
+    )
 
 
 class ViewBattleSchema(BattleSchema):
@@ -395,6 +437,7 @@ class ViewSnapshotSchema(SnapshotSchema):
         required=True, allow_none=True, metadata={"description": "null in a redacted view: it decides future draws"}
     )
     factions = fields.Dict(keys=Choice(FACTIONS), values=fields.Nested(ViewFactionSchema), required=True)
+    traitor_deck_count = StrictInteger(metadata={"description": "in a redacted view: cards left in the Traitor deck"})
     battle = fields.Nested(ViewBattleSchema, allow_none=True)
 
 

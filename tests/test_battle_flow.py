@@ -147,3 +147,90 @@ def test_capture_resumes_after_the_retention_without_repeats(client: FlaskClient
         assert after["factions"][faction]["tanks"] == resolved["factions"][faction]["tanks"]
     assert after["forces"] == resolved["forces"]
     assert sorted(after["discard"]) == sorted(["baliset", "shield"])
+
+
+def _forces(snapshot: dict[str, Any]) -> Counter[str]:
+    """Every faction's forces wherever they are: reserves, Tanks and the board."""
+    total: Counter[str] = Counter()
+    for fid, state in snapshot["factions"].items():
+        total[fid] += sum(state["reserves"].values()) + sum(state["tanks"].values())
+    for stack in snapshot["forces"]:
+        total[stack["faction"]] += stack["regular"] + stack["elite"]
+    return total
+
+
+def test_face_dancer_resumes_after_retention_karama_and_capture(client: FlaskClient) -> None:
+    """An advanced Harkonnen win over Moritani's ally with a Face Dancer as the winning leader: the
+    retention, its Karama cancellation, the capture and then the Face Dancer follow one another, and no
+    payment, loss, draw or card moves twice on the way."""
+    snapshot = base_snapshot("moritani-duel")
+    snapshot["ruleset"]["advanced"] = True
+    snapshot["storm_order"].append("tleilaxu")
+    snapshot["factions"]["emperor"]["hand"] = ["karama"]
+    snapshot["factions"]["tleilaxu"] = {
+        "spice": 5,
+        "reserves": {"regular": 20, "elite": 0},
+        "tanks": {"regular": 0, "elite": 0},
+        "hand": [],
+        "traitors": [],
+        "leaders": {},
+        "ally": None,
+        "face_dancers": ["feyd-rautha", "lady-jessica", "hasimir-fenring"],
+    }
+    snapshot["battle"]["plans"]["atreides"].update({"weapon": "baliset", "defense": "shield"})
+    cards = _cards(snapshot)
+    forces = _forces(snapshot)
+
+    def step(current: dict[str, Any], action: dict[str, Any]) -> dict[str, Any]:
+        answer: dict[str, Any] = client.post("/v1/rulings", json={"snapshot": current, "action": action}).get_json()
+        assert answer["status"] == "resolved", answer.get("violations")
+        following = answer["outcome"]["snapshot"]
+        assert _cards(following) == cards  # every card is somewhere, once
+        assert _forces(following) == forces  # forces move, none appear or vanish
+        return answer
+
+    answer = step(snapshot, {"type": "resolve-battle"})
+    resolved = answer["outcome"]["snapshot"]
+    steps = resolved["battle"]["resolution"]["steps"]
+    assert steps == ["moritani-retention", "harkonnen-capture", "face-dancer-reveal"]
+    drawn = resolved["battle"]["resolution"]["capture"]
+    spice_after_battle = {f: s["spice"] for f, s in resolved["factions"].items()}
+
+    declare = next(o for o in answer["next"]["options"] if o.get("card") == "shield")
+    answer = step(resolved, declare)
+    while answer["next"]["decision"]["player"] != "emperor":  # asked in storm order; the Emperor cancels
+        assert answer["next"]["decision"]["type"] == "moritani-retention-karama"
+        answer = step(answer["outcome"]["snapshot"], answer["next"]["options"][0])
+    cancel = next(o for o in answer["next"]["options"] if o["type"] == "karama-cancel")
+    answer = step(answer["outcome"]["snapshot"], cancel)
+    settled = answer["outcome"]["snapshot"]
+    assert answer["next"]["decision"]["type"] == "harkonnen-capture"
+    assert answer["next"]["decision"]["leader"] == drawn  # the draw made at resolution, not a new one
+    assert {"baliset", "shield", "karama"} <= set(settled["discard"])
+
+    answer = step(settled, {"type": "capture-leader", "player": "harkonnen", "leader": drawn, "choice": "keep"})
+    captured = answer["outcome"]["snapshot"]
+    assert answer["next"]["decision"] == {
+        "type": "face-dancer-reveal",
+        "player": "tleilaxu",
+        "territory": "arrakeen",
+        "winner": "harkonnen",
+        "leader": "feyd-rautha",
+        "forces": sum(s["regular"] for s in captured["forces"] if s["faction"] == "harkonnen"),
+    }
+    assert {f: s["spice"] for f, s in captured["factions"].items()} == spice_after_battle
+    assert captured["forces"] == settled["forces"] and captured["discard"] == settled["discard"]
+
+    reveal = answer["next"]["options"][0]
+    answer = step(captured, reveal)
+    final = answer["outcome"]["snapshot"]
+    assert final["battle"] is None and final["pending"] is None
+    assert {f: s["spice"] for f, s in final["factions"].items()} == spice_after_battle  # nobody paid again
+    assert final["factions"]["harkonnen"]["leaders"]["feyd-rautha"] == {"status": "tanks"}
+    assert final["factions"]["atreides"]["leaders"][drawn]["status"] == "captured"
+    assert [e["type"] for e in answer["outcome"]["events"]] == [
+        "face-dancer-revealed",
+        "leader-killed",
+        "forces-to-reserves",
+        "forces-placed",
+    ]

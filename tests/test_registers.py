@@ -31,9 +31,14 @@ REQUIRED_QUESTIONS = {
 }
 
 
+# printed components without page numbers, cited by name
+UNPAGED_SOURCES = {"gf9-cards", "gf9-faction-sheets"}
+
+
 def _citation_problems(citations: tuple, where: str, pages_required: bool) -> list[str]:
-    """A citation locates its passage: a page (with page_kind), a timestamp, or for printed card text
-    the card's name; question choices may also cite a named section whose page is not recorded."""
+    """A citation locates its passage: a page (with page_kind), a timestamp, or for printed card text and
+    faction sheets the card's or sheet's name; question choices may also cite a named section whose page
+    is not recorded."""
     problems = []
     if not citations:
         problems.append(f"{where}: no citation")
@@ -44,7 +49,7 @@ def _citation_problems(citations: tuple, where: str, pages_required: bool) -> li
             continue
         if c.page is not None and c.timestamp is not None:
             problems.append(f"{where}: a citation gives a page or a timestamp, not both")
-        located = c.page is not None or c.timestamp is not None or (c.source == "gf9-cards" and c.section)
+        located = c.page is not None or c.timestamp is not None or (c.source in UNPAGED_SOURCES and c.section)
         if not located and (pages_required or not c.section):
             problems.append(f"{where}: the citation does not locate its passage")
         if c.page is not None and c.page_kind is None:
@@ -117,6 +122,8 @@ def test_sources_are_the_contract_ids() -> None:
         "gf9-ecaz-moritani-supplied-pdf",
         "gf9-designer-walkthrough",
         "gf9-cards",
+        # beyond DESIGN §6: the printed faction sheets, where the Tleilaxu Face Dancers are described
+        "gf9-faction-sheets",
     }
     assert REGS.sources["gf9-ecaz-moritani-supplied-pdf"].page_kind is PageKind.PHYSICAL
 

@@ -1,0 +1,374 @@
+"""Tleilaxu Face Dancers after a battle (Ixians & Tleilaxu; the Tleilaxu faction sheet).
+
+The Tleilaxu hold three Face Dancers: leader cards from the Traitor deck, kept secret. When a battle
+has a winner whose leader is one of the unrevealed Face Dancers, the Tleilaxu may reveal it once the
+battle is settled. The battle's result stands; the leader goes to the Tanks (nobody is paid for it);
+the winner's forces in the territory go back to its reserves and the Tleilaxu may put up to as many
+of their own forces there, from reserves and/or the board. Once all three are revealed, they go back
+into the Traitor deck, which is shuffled, and three new ones are drawn.
+
+The decision is offered after every battle with a winner whose leader is a leader disc, whenever the
+Tleilaxu still hold an unrevealed Face Dancer: offering it only on a match would tell everyone who
+sees the decision that the leader is one. Whether the reveal is possible shows only in the options,
+which only the Tleilaxu see.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any
+
+from .battle_plans import DUKE
+from .battle_state import STEP_DECISIONS, NextSnapshot, finish, illegal
+from .catalog import catalog
+from .engine import HANDLERS, Action, Context, register_decision
+from .registers import rule, tracing
+from .results import Adjudication, Violation
+from .snapshot import Decision, Snapshot
+from .vocabulary import ActionType, DecisionType, FactionId, LeaderStatus
+
+TLEILAXU = FactionId.TLEILAXU.value
+FACE_DANCERS_HELD = 3
+
+
+def winner_leader(wire: dict[str, Any]) -> tuple[str | None, str | None]:
+    """The resolved battle's winner and the leader disc it fought with (None for a Cheap Hero)."""
+    battle = wire.get("battle") or {}
+    resolution = battle.get("resolution") or {}
+    winner = resolution.get("winner")
+    if winner is None:
+        return None, None
+    plan = (battle.get("plans") or {}).get(winner) or {}
+    return winner, plan.get("leader")
+
+
+@rule("tleilaxu.face-dancer.opportunity")
+def face_dancer_opportunity(wire: dict[str, Any]) -> bool:
+    """After a battle with a winner other than the Tleilaxu, whose leader is a leader disc with a Traitor
+    card, the Tleilaxu holding an unrevealed Face Dancer are asked whether to reveal one."""
+    tleilaxu = wire["factions"].get(TLEILAXU)
+    winner, leader = winner_leader(wire)
+    if tleilaxu is None or not tleilaxu.get("face_dancers") or winner in (None, TLEILAXU):
+        return False
+    return leader is not None and leader != DUKE and catalog().leaders[leader].traitor_card
+
+
+@rule("tleilaxu.face-dancer.after-capture")
+def face_dancer_after_capture() -> None:
+    """The Face Dancer decision comes after the winner's cleanup, Moritani's retention and the Harkonnen
+    capture: a software serialization (no published ordering among these was found)."""
+
+
+def face_dancer_step(wire: dict[str, Any]) -> bool:
+    if not face_dancer_opportunity(wire):
+        return False
+    if any(step == DecisionType.HARKONNEN_CAPTURE.value for step in wire["battle"]["resolution"]["steps"]):
+        face_dancer_after_capture()
+    return True
+
+
+def _winner_forces(wire: dict[str, Any], winner: str, territory: str) -> int:
+    return sum(
+        s["regular"] + s["elite"] for s in wire["forces"] if s["faction"] == winner and s["territory"] == territory
+    )
+
+
+def _face_dancer_decision(wire: dict[str, Any]) -> dict[str, Any]:
+    winner, leader = winner_leader(wire)
+    territory = wire["battle"]["territory"]
+    return {
+        "type": DecisionType.FACE_DANCER_REVEAL.value,
+        "player": TLEILAXU,
+        "territory": territory,
+        "winner": winner,
+        "leader": leader,
+        "forces": _winner_forces(wire, str(winner), territory),
+    }
+
+
+def _target_sectors(snapshot: Snapshot, territory: str) -> list[int | None]:
+    known = catalog().territories.get(territory)
+    if known is None or not known.has_sectors:
+        return [None]
+    return [s for s in known.sectors if s != snapshot.storm_sector]
+
+
+def face_dancer_options(snapshot: Snapshot, decision: Decision) -> list[dict[str, Any]]:
+    """Declining, and (when the leader is an unrevealed Face Dancer) one reveal per sector the Tleilaxu
+    forces may be put in, taking as many as allowed from reserves. Fewer forces, or forces taken from
+    the board, are legal too and are checked when sent."""
+    decline = {"type": ActionType.DECLINE_FACE_DANCER.value, "player": TLEILAXU}
+    leader = decision.get("leader")
+    tleilaxu = snapshot.factions.get(TLEILAXU)
+    if tleilaxu is None or leader not in tleilaxu.face_dancers:
+        return [decline]
+    placed = min(int(decision.get("forces", 0)), tleilaxu.reserves.regular)
+    sectors = _target_sectors(snapshot, str(decision.get("territory"))) if placed else [None]
+    reveals = [
+        {
+            "type": ActionType.REVEAL_FACE_DANCER.value,
+            "player": TLEILAXU,
+            "leader": leader,
+            "sector": sector,
+            "from_reserves": placed,
+            "from_board": [],
+        }
+        for sector in sectors
+    ]
+    return [*reveals, decline]
+
+
+def _open_decision(snapshot: Snapshot, action: Action) -> Violation | None:
+    pending = snapshot.pending
+    battle = snapshot.battle
+    if (
+        pending is None
+        or pending.type != DecisionType.FACE_DANCER_REVEAL.value
+        or battle is None
+        or battle.resolution is None
+    ):
+        return Violation("no-such-decision", "no open face-dancer-reveal decision to answer", "/action/type")
+    if action.player != pending.player:
+        return Violation("not-your-decision", f"the decision is {pending.player}'s", "/action/player")
+    return None
+
+
+@rule("tleilaxu.face-dancer.replace-forces")
+def replacement_violations(snapshot: Snapshot, decision: Decision, action: Action) -> list[Violation]:
+    """The winner's forces in the territory go back to its reserves; the Tleilaxu may put up to as many
+    of their own forces there, from reserves and/or the board (not from a sector in storm, and not into
+    one)."""
+    rule_id = "tleilaxu.face-dancer.replace-forces"
+    found: list[Violation] = []
+    tleilaxu = snapshot.factions[TLEILAXU]
+    territory = str(decision.get("territory"))
+    from_reserves = int(action.fields.get("from_reserves", 0))
+    if from_reserves > tleilaxu.reserves.regular:
+        found.append(
+            Violation(
+                "not-enough-reserves",
+                f"the Tleilaxu have {tleilaxu.reserves.regular} forces in reserve",
+                "/action/from_reserves",
+                rule_id,
+            )
+        )
+    taken: Counter[tuple[str, int | None]] = Counter()
+    for i, source in enumerate(action.fields.get("from_board") or ()):
+        where = (str(source["territory"]), source.get("sector"))
+        taken[where] += int(source["count"])
+        path = f"/action/from_board/{i}"
+        if where[0] == territory:
+            found.append(
+                Violation("source-is-target", "forces already in the territory are not moved in", path, rule_id)
+            )
+        elif where[1] is not None and where[1] == snapshot.storm_sector:
+            found.append(Violation("source-in-storm", "forces in the storm sector cannot be moved", path, rule_id))
+    for (where_territory, where_sector), count in taken.items():
+        held = sum(
+            s.regular
+            for s in snapshot.forces
+            if s.faction == TLEILAXU and s.territory == where_territory and s.sector == where_sector
+        )
+        if count > held:
+            found.append(
+                Violation(
+                    "not-enough-forces",
+                    f"the Tleilaxu have {held} forces in {where_territory} sector {where_sector}",
+                    "/action/from_board",
+                    rule_id,
+                )
+            )
+    total = from_reserves + sum(taken.values())
+    limit = int(decision.get("forces", 0))
+    if total > limit:
+        found.append(
+            Violation(
+                "too-many-forces",
+                f"at most {limit} forces replace the winner's ({total} given)",
+                "/action/from_reserves",
+                rule_id,
+            )
+        )
+    sector = action.fields.get("sector")
+    if total == 0 and sector is not None:
+        found.append(
+            Violation("no-forces-to-place", "no forces are put in: sector must be null", "/action/sector", rule_id)
+        )
+    elif total > 0 and sector not in _target_sectors(snapshot, territory):
+        found.append(
+            Violation(
+                "sector-not-allowed",
+                f"the forces go into a sector of {territory} outside the storm",
+                "/action/sector",
+                rule_id,
+            )
+        )
+    return found
+
+
+def reveal_violations(snapshot: Snapshot, decision: Decision, action: Action) -> list[Violation]:
+    leader = action.fields.get("leader")
+    tleilaxu = snapshot.factions[TLEILAXU]
+    if leader != decision.get("leader"):
+        return [
+            Violation(
+                "not-the-winners-leader",
+                f"only the winner's leader ({decision.get('leader')}) can be revealed",
+                "/action/leader",
+                "tleilaxu.face-dancer.reveal",
+            )
+        ]
+    if leader not in tleilaxu.face_dancers:
+        code = "already-revealed" if leader in tleilaxu.revealed_face_dancers else "not-a-face-dancer"
+        return [
+            Violation(
+                code,
+                f"{leader} is not one of the unrevealed Face Dancers",
+                "/action/leader",
+                "tleilaxu.face-dancer.reveal",
+            )
+        ]
+    found = replacement_violations(snapshot, decision, action)
+    if len(tleilaxu.face_dancers) == 1 and snapshot.traitor_deck is None:
+        found.append(
+            Violation(
+                "traitor-deck-required",
+                "this reveal uses the last unrevealed Face Dancer; drawing new ones needs snapshot.traitor_deck",
+                "/snapshot/traitor_deck",
+                "tleilaxu.face-dancer.redraw",
+            )
+        )
+    return found
+
+
+@rule("tleilaxu.face-dancer.reveal")
+def reveal_face_dancer_effect(state: NextSnapshot, leader: str) -> None:
+    """A revealed Face Dancer leaves the battle's result standing; the leader goes to the Tanks and
+    nobody is paid for it."""
+    faction = state.wire["factions"][TLEILAXU]
+    faction["face_dancers"] = [f for f in faction["face_dancers"] if f != leader]
+    faction["revealed_face_dancers"] = [*faction.get("revealed_face_dancers", []), leader]
+    state.event("face-dancer-revealed", "tleilaxu.face-dancer.reveal", leader=leader)
+    native = catalog().leaders[leader].faction
+    current = state.wire["factions"][native]["leaders"].get(leader, {})
+    if current.get("status") != LeaderStatus.TANKS.value:
+        state.leader_to_tanks(leader, "tleilaxu.face-dancer.reveal")
+
+
+def replace_forces(state: NextSnapshot, winner: str, territory: str, action: Action) -> None:
+    """Apply the checked replacement: the winner's forces to its reserves, the Tleilaxu forces in."""
+    wire = state.wire
+    back = {"regular": 0, "elite": 0}
+    kept = []
+    for stack in wire["forces"]:
+        if stack["faction"] == winner and stack["territory"] == territory:
+            back["regular"] += stack["regular"]
+            back["elite"] += stack["elite"]
+        else:
+            kept.append(stack)
+    wire["forces"] = kept
+    reserves = wire["factions"][winner]["reserves"]
+    reserves["regular"] += back["regular"]
+    reserves["elite"] += back["elite"]
+    if back["regular"] or back["elite"]:
+        state.event(
+            "forces-to-reserves", "tleilaxu.face-dancer.replace-forces", faction=winner, territory=territory, **back
+        )
+    from_reserves = int(action.fields.get("from_reserves", 0))
+    wire["factions"][TLEILAXU]["reserves"]["regular"] -= from_reserves
+    moved = from_reserves
+    for source in action.fields.get("from_board") or ():
+        remaining = int(source["count"])
+        moved += remaining
+        for stack in wire["forces"]:
+            if (
+                remaining
+                and stack["faction"] == TLEILAXU
+                and stack["territory"] == source["territory"]
+                and stack["sector"] == source.get("sector")
+            ):
+                stack["regular"] -= remaining
+                remaining = 0
+    wire["forces"] = [s for s in wire["forces"] if s["regular"] or s["elite"]]
+    if moved:
+        sector = action.fields.get("sector")
+        target = next(
+            (
+                s
+                for s in wire["forces"]
+                if s["faction"] == TLEILAXU and s["territory"] == territory and s["sector"] == sector
+            ),
+            None,
+        )
+        if target is None:
+            wire["forces"].append(
+                {"faction": TLEILAXU, "territory": territory, "sector": sector, "regular": moved, "elite": 0}
+            )
+        else:
+            target["regular"] += moved
+        state.event(
+            "forces-placed",
+            "tleilaxu.face-dancer.replace-forces",
+            faction=TLEILAXU,
+            territory=territory,
+            sector=sector,
+            regular=moved,
+            from_reserves=from_reserves,
+        )
+
+
+@rule("tleilaxu.face-dancer.redraw")
+def redraw_face_dancers(state: NextSnapshot, seed: int, turn: int) -> None:
+    """Once all three Face Dancers are revealed, they are shuffled back into the Traitor deck and three
+    new ones are drawn (the shuffle follows the snapshot's seed)."""
+    faction = state.wire["factions"][TLEILAXU]
+    deck = [*state.wire["traitor_deck"], *faction["revealed_face_dancers"]]
+    random.Random(f"{seed}:{turn}:{len(deck)}:face-dancer-redraw").shuffle(deck)
+    drawn, rest = deck[:FACE_DANCERS_HELD], deck[FACE_DANCERS_HELD:]
+    faction["face_dancers"] = drawn
+    faction["revealed_face_dancers"] = []
+    state.wire["traitor_deck"] = rest
+    state.event("face-dancers-redrawn", "tleilaxu.face-dancer.redraw", count=len(drawn))
+
+
+def reveal_face_dancer(snapshot: Snapshot, action: Action, context: Context) -> Adjudication:
+    with tracing() as trace:
+        problem = _open_decision(snapshot, action)
+        if problem is not None:
+            return illegal(snapshot, [problem], trace, context)
+        assert snapshot.pending is not None
+        decision = snapshot.pending
+        violations = reveal_violations(snapshot, decision, action)
+        if violations:
+            return illegal(snapshot, violations, trace, context)
+        leader = str(action.fields["leader"])
+        winner = str(decision.get("winner"))
+        territory = str(decision.get("territory"))
+        state = NextSnapshot(snapshot)
+        reveal_face_dancer_effect(state, leader)
+        replace_forces(state, winner, territory, action)
+        if not state.wire["factions"][TLEILAXU]["face_dancers"]:
+            redraw_face_dancers(state, snapshot.seed, snapshot.turn)
+        state.wire["battle"]["resolution"]["steps"].pop(0)
+        placed = sum(e["regular"] for e in state.events if e["type"] == "forces-placed")
+        summary = {"face_dancer": {"revealed": True, "leader": leader, "winner": winner, "forces_placed": placed}}
+        return finish(snapshot, state, {"battle": summary}, trace, context)
+
+
+def decline_face_dancer(snapshot: Snapshot, action: Action, context: Context) -> Adjudication:
+    with tracing() as trace:
+        problem = _open_decision(snapshot, action)
+        if problem is not None:
+            return illegal(snapshot, [problem], trace, context)
+        face_dancer_opportunity(snapshot.to_dict())
+        state = NextSnapshot(snapshot)
+        state.wire["battle"]["resolution"]["steps"].pop(0)
+        state.event("face-dancer-declined", "tleilaxu.face-dancer.opportunity")
+        return finish(snapshot, state, {"battle": {"face_dancer": {"revealed": False}}}, trace, context)
+
+
+HANDLERS[ActionType.REVEAL_FACE_DANCER] = reveal_face_dancer
+HANDLERS[ActionType.DECLINE_FACE_DANCER] = decline_face_dancer
+register_decision(DecisionType.FACE_DANCER_REVEAL.value, face_dancer_options)
+STEP_DECISIONS[DecisionType.FACE_DANCER_REVEAL.value] = _face_dancer_decision
