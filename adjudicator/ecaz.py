@@ -16,8 +16,9 @@ from typing import Any
 
 from .battle_state import NextSnapshot, illegal, resolved
 from .engine import HANDLERS, Action, Context
-from .registers import rule, tracing
+from .registers import implements, rule, tracing
 from .results import Adjudication, Violation
+from .revival import DUKE, duke_joins_ecaz, duke_revival
 from .snapshot import Snapshot
 from .vocabulary import ActionType, DukeStatus, FactionId, Phase
 
@@ -25,35 +26,49 @@ ECAZ = FactionId.ECAZ.value
 
 
 @rule("ecaz.ambassador.trigger")
-def trigger_violations(snapshot: Snapshot, action: Action) -> list[Violation]:
-    """Ecaz triggers its own Ambassador when another faction, neither Ecaz's ally nor advisors alone,
-    enters the stronghold holding it during Shipment and Movement."""
+def trigger_violations(snapshot: Snapshot, action: Action, token: str = ECAZ) -> list[Violation]:
+    """Ecaz triggers an Ambassador when another faction, neither Ecaz's ally, nor the token's own faction,
+    nor advisors alone, enters the stronghold holding it during Shipment and Movement."""
     found: list[Violation] = []
+    rule_id = "ecaz.ambassador.trigger"
     if ECAZ not in snapshot.factions:
-        return [Violation("faction-not-in-game", "Ecaz is not in this game", "/snapshot/factions")]
+        return [Violation("faction-not-in-game", "Ecaz is not in this game", "/snapshot/factions", rule_id)]
     if action.player != ECAZ:
-        found.append(Violation("wrong-player", "only Ecaz triggers its Ambassador", "/action/player"))
+        found.append(Violation("wrong-player", "only Ecaz triggers its Ambassador", "/action/player", rule_id))
     if snapshot.phase is not Phase.SHIPMENT_MOVEMENT:
-        found.append(Violation("wrong-phase", "Ambassadors trigger as a faction enters", "/snapshot/phase"))
+        found.append(Violation("wrong-phase", "Ambassadors trigger as a faction enters", "/snapshot/phase", rule_id))
     if snapshot.pending is not None:
-        found.append(Violation("decision-pending", "answer the open decision first", "/snapshot/pending"))
+        found.append(Violation("decision-pending", "answer the open decision first", "/snapshot/pending", rule_id))
     territory = action.fields.get("territory")
     entrant = action.fields.get("entrant")
-    for key, value in (("territory", territory), ("entrant", entrant), ("effect", action.fields.get("effect"))):
+    for key, value in (("territory", territory), ("entrant", entrant)):
         if value is None:
-            found.append(Violation("missing-field", f"name the {key}", f"/action/{key}"))
+            found.append(Violation("missing-field", f"name the {key}", f"/action/{key}", rule_id))
     if territory is None or entrant is None:
         return found
-    if not any(a.token == ECAZ and a.territory == territory for a in snapshot.ambassadors):
+    if not any(a.token == token and a.territory == territory for a in snapshot.ambassadors):
         found.append(
-            Violation("no-ecaz-ambassador", f"no Ecaz Ambassador token is in {territory}", "/action/territory")
+            Violation(
+                f"no-{token}-ambassador", f"no {token} Ambassador token is in {territory}", "/action/territory", rule_id
+            )
         )
     if entrant not in snapshot.factions:
-        found.append(Violation("faction-not-in-game", f"{entrant} is not in this game", "/action/entrant"))
+        found.append(Violation("faction-not-in-game", f"{entrant} is not in this game", "/action/entrant", rule_id))
         return found
     if entrant == ECAZ or snapshot.factions[ECAZ].ally == entrant:
         found.append(
-            Violation("entrant-not-eligible", "Ecaz and its ally do not trigger Ecaz's Ambassadors", "/action/entrant")
+            Violation(
+                "entrant-not-eligible",
+                "Ecaz and its ally do not trigger Ecaz's Ambassadors",
+                "/action/entrant",
+                rule_id,
+            )
+        )
+    elif entrant == token:
+        found.append(
+            Violation(
+                "entrant-not-eligible", f"the {token} do not trigger their own Ambassador", "/action/entrant", rule_id
+            )
         )
     if not any(s.faction == entrant and s.territory == territory for s in snapshot.forces):
         found.append(
@@ -61,6 +76,7 @@ def trigger_violations(snapshot: Snapshot, action: Action) -> list[Violation]:
                 "entrant-not-present",
                 f"{entrant} has no forces in {territory} (advisors alone do not trigger an Ambassador)",
                 "/action/entrant",
+                rule_id,
             )
         )
     return found
@@ -108,6 +124,8 @@ def trigger_ecaz_ambassador(snapshot: Snapshot, action: Action, context: Context
     with tracing() as trace:
         problems = trigger_violations(snapshot, action)
         effect = action.fields.get("effect")
+        if effect is None:
+            problems.append(Violation("missing-field", "name the effect", "/action/effect"))
         entrant = str(action.fields.get("entrant"))
         lend = bool(action.fields.get("lend_duke_vidal", False))
         if not problems:
@@ -154,4 +172,104 @@ def trigger_ecaz_ambassador(snapshot: Snapshot, action: Action, context: Context
         return resolved(outcome, None, (), trace, context)
 
 
+TLEILAXU = FactionId.TLEILAXU.value
+SHARED_REVIVAL_QUESTION = "duke-revival-shared-ambassador"
+implements(SHARED_REVIVAL_QUESTION, "ecaz-only", "beneficiary-may-revive")
+
+
+@rule("ecaz.ambassador.for-ally")
+def beneficiary_violation(snapshot: Snapshot, beneficiary: object) -> Violation | None:
+    """Ecaz may give the benefit of an Ambassador it triggers to itself or to its ally."""
+    if beneficiary is None:
+        return Violation("missing-field", "name the beneficiary (Ecaz or its ally)", "/action/beneficiary")
+    if beneficiary != ECAZ and beneficiary != snapshot.factions[ECAZ].ally:
+        return Violation(
+            "beneficiary-not-eligible", "an Ambassador's benefit goes to Ecaz or its ally", "/action/beneficiary"
+        )
+    return None
+
+
+@rule("ecaz.ambassador.tleilaxu")
+def tleilaxu_ambassador_revives() -> None:
+    """The Tleilaxu Ambassador lets the faction it benefits revive one leader, or up to 4 forces, for free."""
+
+
+@rule("duke-vidal.revival.shared-ambassador")
+def shared_ambassador_revival(beneficiary: str, choice: str | None) -> Violation | None:
+    """Whether Ecaz's ally, given the Tleilaxu Ambassador's benefit, may revive Duke Vidal follows the chosen
+    reading of question duke-revival-shared-ambassador; one reading makes it illegal, so the request must
+    choose."""
+    if beneficiary == ECAZ:
+        return None
+    if choice is None:
+        return Violation(
+            "interpretation-required",
+            "Ecaz's ally reviving Duke Vidal through an Ambassador: choose a reading of this question",
+            f"/interpretations/{SHARED_REVIVAL_QUESTION}",
+            "duke-vidal.revival.shared-ambassador",
+        )
+    if choice == "ecaz-only":
+        return Violation(
+            "only-ecaz-revives-duke",
+            "under 'ecaz-only' only Ecaz itself may revive Duke Vidal",
+            "/action/beneficiary",
+            "duke-vidal.revival.shared-ambassador",
+        )
+    return None
+
+
+def trigger_tleilaxu_ambassador(snapshot: Snapshot, action: Action, context: Context) -> Adjudication:
+    with tracing() as trace:
+        problems = trigger_violations(snapshot, action, TLEILAXU)
+        beneficiary = action.fields.get("beneficiary")
+        leader = action.fields.get("leader")
+        if not problems:
+            tleilaxu_ambassador_revives()
+            problem = beneficiary_violation(snapshot, beneficiary)
+            if problem is None and leader is None:
+                problem = Violation("missing-field", "name the leader to revive", "/action/leader")
+            elif problem is None and leader != DUKE:
+                problem = Violation(
+                    "not-implemented",
+                    "this engine version revives only Duke Vidal through the Tleilaxu Ambassador yet",
+                    "/action/leader",
+                )
+            elif problem is None and (
+                snapshot.duke_vidal is None or snapshot.duke_vidal.status is not DukeStatus.TANKS
+            ):
+                problem = Violation("not-in-tanks", "Duke Vidal is not in the Tanks", "/snapshot/duke_vidal/status")
+            if problem is None:
+                if beneficiary == ECAZ:
+                    duke_revival(ECAZ)
+                problem = shared_ambassador_revival(
+                    str(beneficiary), context.interpretations.get(SHARED_REVIVAL_QUESTION)
+                )
+            problems = [problem] if problem is not None else []
+        if problems:
+            return illegal(snapshot, problems, trace, context)
+        state = NextSnapshot(snapshot)
+        territory = str(action.fields["territory"])
+        entrant = str(action.fields["entrant"])
+        state.wire["ambassadors"] = [
+            a for a in state.wire.get("ambassadors", ()) if not (a["token"] == TLEILAXU and a["territory"] == territory)
+        ]
+        state.event(
+            "ambassador-triggered", "ecaz.ambassador.trigger", token=TLEILAXU, territory=territory, entrant=entrant
+        )
+        holder = str(beneficiary)
+        revived = duke_joins_ecaz(state.wire["duke_vidal"])
+        state.wire["duke_vidal"] = {**revived, "controller": holder}
+        state.event("leader-revived", "ecaz.ambassador.tleilaxu", leader=DUKE, faction=holder, price=0)
+        summary = {
+            "token": TLEILAXU,
+            "territory": territory,
+            "entrant": entrant,
+            "beneficiary": holder,
+            "revived": DUKE,
+        }
+        outcome = {"summary": {"ecaz_ambassador": summary}, "events": state.events, "snapshot": state.wire}
+        return resolved(outcome, None, (), trace, context)
+
+
 HANDLERS[ActionType.TRIGGER_ECAZ_AMBASSADOR] = trigger_ecaz_ambassador
+HANDLERS[ActionType.TRIGGER_TLEILAXU_AMBASSADOR] = trigger_tleilaxu_ambassador

@@ -14,7 +14,7 @@ from typing import Any
 from .battle_state import NextSnapshot, illegal, resolved
 from .catalog import card_kind, catalog
 from .engine import HANDLERS, Action, Context, decision_options_for
-from .registers import implements, rule, tracing
+from .registers import rule, tracing
 from .results import Adjudication, Violation
 from .snapshot import Snapshot
 from .vocabulary import ActionType, DukeStatus, FactionId, LeaderStatus, Phase
@@ -22,8 +22,6 @@ from .vocabulary import ActionType, DukeStatus, FactionId, LeaderStatus, Phase
 DUKE = "duke-vidal"
 ECAZ = FactionId.ECAZ.value
 DUKE_PRICE = 5
-# The Ecaz-only restriction is this module's reading of question duke-revival-shared-ambassador.
-implements("duke-revival-shared-ambassador", "ecaz-only")
 GHOLA = "tleilaxu-ghola"
 
 

@@ -130,6 +130,7 @@ class ActionType(StrEnum):
     SEMUTA_PASS = "semuta-pass"
     END_SHIPMENT_MOVEMENT = "end-shipment-movement"
     TRIGGER_ECAZ_AMBASSADOR = "trigger-ecaz-ambassador"
+    TRIGGER_TLEILAXU_AMBASSADOR = "trigger-tleilaxu-ambassador"
     PAY_EXTORTION = "pay-extortion"
     DECLINE_EXTORTION = "decline-extortion"
     REVEAL_FACE_DANCER = "reveal-face-dancer"

@@ -375,7 +375,8 @@ class ActionSchema(Schema):
     regular = count_field(20, "choose-casualties: regular forces lost")
     elite = count_field(20, "choose-casualties: elite forces lost")
     leader = id_field(
-        "capture-leader: the drawn leader; lock-battle-plan: the leader; reveal-face-dancer: the Face Dancer revealed",
+        "capture-leader: the drawn leader; lock-battle-plan: the leader; "
+        "reveal-face-dancer: the Face Dancer revealed; trigger-tleilaxu-ambassador: the leader revived",
         allow_none=True,
     )
     cheap_hero = id_field("lock-battle-plan: a Cheap Hero/Heroine instead of a leader", allow_none=True)
@@ -385,11 +386,14 @@ class ActionSchema(Schema):
     spice = count_field(1000, "lock-battle-plan: support spice")
     kwisatz_haderach = StrictBoolean(metadata={"description": "lock-battle-plan"})
     choice = fields.String(validate=validate.OneOf(["keep", "kill"]), metadata={"description": "capture-leader"})
-    territory = id_field("trigger-ecaz-ambassador: the stronghold whose Ecaz Ambassador is triggered")
-    entrant = faction_field(metadata={"description": "trigger-ecaz-ambassador: the faction entering the stronghold"})
+    territory = id_field("trigger-*-ambassador: the stronghold whose Ambassador token is triggered")
+    entrant = faction_field(metadata={"description": "trigger-*-ambassador: the faction entering the stronghold"})
     effect = fields.String(
         validate=validate.OneOf(["duke-vidal", "alliance"]),
         metadata={"description": "trigger-ecaz-ambassador: gain Duke Vidal, or ally with the entrant (who agrees)"},
+    )
+    beneficiary = faction_field(
+        metadata={"description": "trigger-tleilaxu-ambassador: who receives the benefit, Ecaz or its ally"}
     )
     sector = sector_field()
     from_reserves = count_field(20, "reveal-face-dancer: Tleilaxu forces taken from reserves (default 0)")
