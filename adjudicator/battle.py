@@ -43,6 +43,19 @@ from .moritani_retention import retention_before_capture, retention_step
 from .moritani_special import special_karama_step
 from .registers import get_question, implements, rule, tracing
 from .results import Adjudication, Alternative, Violation
+from .skills import (
+    MODELLED_BATTLE_SKILLS,
+    SANDMASTER,
+    UNMODELLED_NORMAL_AFTER_WIN,
+    UNMODELLED_NORMAL_IN_BATTLE,
+    battle_effect_applies,
+    face_up_skills,
+    rihani_needs_deck,
+    rihani_step,
+    sandmaster_step,
+    selected_skill,
+    skill_lines,
+)
 from .snapshot import Battle, Plan, Snapshot, halves_to_number
 from .tleilaxu import face_dancer_step
 from .vocabulary import (
@@ -98,6 +111,7 @@ class Resolution:
     sides: dict[str, Side] = field(default_factory=dict)
     artillery: bool = False
     used_cards: list[str] = field(default_factory=list)
+    quote: dict[str, list[dict[str, Any]]] = field(default_factory=dict)  # lines per side, half-points
     traitor: str | None = None  # the betrayed leader, single traitor
     explosion: bool = False  # every force and all spice in the territory are destroyed
 
@@ -232,16 +246,31 @@ def _kill_leaders(a: Side, b: Side, chemistry_protects: bool) -> bool:
     return artillery
 
 
+def _survives(side: Side) -> bool:
+    return (side.plan.leader is not None or side.plan.cheap_hero is not None) and side.killed_by is None
+
+
 @rule("battle.strength.total")
-def total_halves(side: Side, artillery: bool, kh_under_artillery: str) -> int:
-    """A side's total is its dial plus its leader's strength if the leader survives."""
-    survives = (side.plan.leader is not None or side.plan.cheap_hero is not None) and side.killed_by is None
-    leader = side.leader_halves if survives and not artillery else 0
-    bonus = 0
+def strength_lines(side: Side, artillery: bool, kh_under_artillery: str) -> list[dict[str, Any]]:
+    """A side's total is its dial plus its leader's strength if the leader survives (one quote line
+    each, in half-points)."""
+    survives = _survives(side)
+    lines: list[dict[str, Any]] = [{"part": "dial", "halves": side.plan.dial_halves, "rule": "battle.strength.total"}]
+    if side.plan.leader is not None or side.plan.cheap_hero is not None:
+        leader = side.leader_halves if survives and not artillery else 0
+        lines.append(
+            {
+                "part": "leader",
+                "leader": side.plan.leader or side.plan.cheap_hero,
+                "halves": leader,
+                "rule": "battle.weapon.artillery-strike" if artillery and survives else "battle.strength.total",
+            }
+        )
     if side.plan.kwisatz_haderach and survives:
         counts = not artillery or kwisatz_haderach_under_artillery(kh_under_artillery)
         bonus = kwisatz_haderach_bonus() if counts else 0
-    return side.plan.dial_halves + leader + bonus
+        lines.append({"part": "kwisatz-haderach", "halves": bonus, "rule": "battle.strength.kwisatz-haderach"})
+    return lines
 
 
 @rule("battle.strength.kwisatz-haderach-artillery")
@@ -307,7 +336,13 @@ def resolve(snapshot: Snapshot, battle: Battle, context: Context) -> Resolution:
     chemistry_protects = _choice(context, TOOTH_QUESTION) == "chemistry-protects"
     artillery = _kill_leaders(sides[aggressor], sides[defender], chemistry_protects)
     kh_choice = _choice(context, KH_ARTILLERY_QUESTION)
-    totals = {f: total_halves(s, artillery, kh_choice) for f, s in sides.items()}
+    quote = {f: strength_lines(s, artillery, kh_choice) for f, s in sides.items()}
+    skilled = skill_lines(
+        snapshot, plans, {f: _survives(s) for f, s in sides.items()}, artillery, context.interpretations
+    )
+    for faction, lines in skilled.items():
+        quote[faction] += lines
+    totals = {f: sum(line["halves"] for line in lines) for f, lines in quote.items()}
     winner, loser = higher_total_wins(aggressor, defender, totals)
     used = [
         s.plan.weapon
@@ -315,7 +350,14 @@ def resolve(snapshot: Snapshot, battle: Battle, context: Context) -> Resolution:
         if s.plan.weapon is not None and s.weapon in (Weapon.POISON_TOOTH, Weapon.ARTILLERY_STRIKE)
     ]
     return Resolution(
-        BattleResult.DECIDED, winner, loser, totals=totals, sides=sides, artillery=artillery, used_cards=used
+        BattleResult.DECIDED,
+        winner,
+        loser,
+        totals=totals,
+        sides=sides,
+        artillery=artillery,
+        used_cards=used,
+        quote=quote,
     )
 
 
@@ -324,6 +366,13 @@ def resolve(snapshot: Snapshot, battle: Battle, context: Context) -> Resolution:
 
 def _leader_strength(snapshot: Snapshot, side: Side) -> int:
     return side.leader_halves // 2
+
+
+def traitor_card_called(state: NextSnapshot, caller: str, leader: str | None) -> None:
+    """A Traitor card called is recorded as used (`called_traitors`): it can no longer be exchanged."""
+    faction = state.wire["factions"][caller]
+    if leader is not None and leader in faction["traitors"] and leader not in faction.get("called_traitors", []):
+        faction["called_traitors"] = [*faction.get("called_traitors", []), leader]
 
 
 @rule("battle.bounty")
@@ -424,6 +473,13 @@ def _summary(
         "loser": res.loser,
         "territory": battle.territory,
         "totals": {f: halves_to_number(t) for f, t in res.totals.items()},
+        "quote": {
+            f: [
+                {**{k: v for k, v in line.items() if k != "halves"}, "value": halves_to_number(line["halves"])}
+                for line in lines
+            ]
+            for f, lines in res.quote.items()
+        },
         "leaders_killed": killed,
         "spice_awarded": paid,
         "forces_lost": lost,
@@ -444,6 +500,10 @@ def apply_resolution(
             killed.append((side.plan.leader, _leader_strength(snapshot, side), cause))
 
     paid: dict[str, int] = {}
+    for caller in battle.traitor_calls:
+        traitor_card_called(
+            state, caller, battle.plans[battle.defender if caller == battle.aggressor else battle.aggressor].leader
+        )
     if res.result is BattleResult.SINGLE_TRAITOR:
         assert res.winner is not None and res.loser is not None
         kill(sides[res.loser], "battle.traitor.single")
@@ -525,6 +585,17 @@ def apply_resolution(
         remaining = [c for c in (state.wire["battle"]["plans"][res.winner][s] for s in ("weapon", "defense")) if c]
         if remaining:
             steps.append(DecisionType.WINNER_CARDS.value)
+        # the winner's skills, before Moritani's retention, the capture and a Face Dancer
+        winner_side = sides[res.winner]
+        sandmaster = selected_skill(snapshot, winner_plan) == SANDMASTER
+        if (
+            sandmaster
+            and battle_effect_applies(_survives(winner_side))
+            and sandmaster_step(snapshot, state, res.winner, territory, context)
+        ):
+            steps.append(DecisionType.SANDMASTER_PILE.value)
+        if rihani_step(snapshot, state, res.winner, winner_plan, _survives(winner_side), context):
+            steps.append(DecisionType.RIHANI_DRAW_OFFER.value)
 
     survivors = [
         s.plan.leader
@@ -724,10 +795,21 @@ def unmodelled_compositions(
             continue
         native = catalog().leaders[plan.leader].faction
         state = snapshot.factions[native].leaders.get(plan.leader)
-        if "leader-skills" in rs.variants and state is not None and state.skill is not None:
-            missing.append((f"leader skills in battle ({plan.leader})", f"/snapshot/battle/plans/{faction}/leader"))
+        if state is not None and selected_skill(snapshot, plan) not in (None, *MODELLED_BATTLE_SKILLS):
+            missing.append(
+                (
+                    f"the {state.skill} leader skill in battle ({plan.leader})",
+                    f"/snapshot/battle/plans/{faction}/leader",
+                )
+            )
         if plan.leader == "auditor":
             missing.append(("the Auditor's inspection after the battle", f"/snapshot/battle/plans/{faction}/leader"))
+    for faction in combatants:
+        for skill, leader_id in face_up_skills(snapshot, faction, battle.plans[faction].leader).items():
+            if skill in UNMODELLED_NORMAL_IN_BATTLE or skill in UNMODELLED_NORMAL_AFTER_WIN:
+                missing.append(
+                    (f"the face-up {skill} skill ({leader_id})", f"/snapshot/factions/{faction}/leaders/{leader_id}")
+                )
     if rs.advanced and FactionId.CHOAM.value in snapshot.factions and any(battle.plans[f].spice for f in combatants):
         missing.append(("CHOAM's share of battle support spice", "/snapshot/battle/plans"))
     for variant in ("stronghold-cards", "tech-tokens"):
@@ -874,6 +956,17 @@ def resolve_battle(snapshot: Snapshot, action: Action, context: Context) -> Adju
             snapshot, battle, context.interpretations
         )
         violations += broken_loan_violations(snapshot, battle, context)
+        if snapshot.traitor_deck is None and rihani_needs_deck(
+            snapshot, (battle.aggressor, battle.defender), battle.plans
+        ):
+            violations.append(
+                Violation(
+                    "traitor-deck-required",
+                    "a Rihani Decipherer may act after this battle: the snapshot needs its traitor_deck",
+                    "/snapshot/traitor_deck",
+                    "skills.rihani.inspect",
+                )
+            )
         if violations:
             return illegal(snapshot, violations, trace, context)
         resolution = resolve(snapshot, battle, context)

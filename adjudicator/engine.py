@@ -15,7 +15,7 @@ from .errors import InvalidRequest, Problem
 from .moritani import retention_options
 from .registers import check_interpretations, get_question, tracing
 from .results import Adjudication, NextStep, OptionList, Provenance, View, Violation, rulings_of
-from .secrecy import decision_is_private, redact, redact_decision
+from .secrecy import decision_is_private, private_answer_violations, redact, redact_decision, redact_event
 from .snapshot import Decision, Snapshot
 from .validation import validate_snapshot
 from .vocabulary import ActionType, DecisionType, RulingStatus
@@ -119,23 +119,29 @@ def adjudicate(
         if not get_question(question).choice(choice).implemented  # type: ignore[union-attr]
     ]
     handler = HANDLERS.get(action.type)
-    if unimplemented:
+    with tracing() as guarded:
+        hidden = private_answer_violations(snapshot.pending, action.player, viewer)
+    if unimplemented or hidden:
         with tracing() as trace:
             decision, options = _decision_options(snapshot)
-        return Adjudication(
-            RulingStatus.ILLEGAL,
-            None,
-            NextStep(decision, tuple(options)),
-            tuple(unimplemented),
-            rulings_of(trace),
-            (),
-            Provenance(MappingProxyType(chosen)),
+        rule_ids = [*(guarded if hidden else []), *trace]
+        return for_viewer(
+            Adjudication(
+                RulingStatus.ILLEGAL,
+                None,
+                NextStep(decision, tuple(options)),
+                tuple(hidden or unimplemented),
+                rulings_of(rule_ids),
+                (),
+                Provenance(MappingProxyType(chosen)),
+            ),
+            viewer,
         )
     if handler is not None:
         return for_viewer(handler(snapshot, action, Context(MappingProxyType(chosen), viewer)), viewer)
     with tracing() as trace:
         decision, options = _decision_options(snapshot)
-    return Adjudication(
+    ruling = Adjudication(
         status=RulingStatus.ILLEGAL,
         outcome=None,
         next=NextStep(decision, tuple(options)),
@@ -150,9 +156,13 @@ def adjudicate(
         alternatives=(),
         provenance=Provenance(MappingProxyType(chosen)),
     )
+    return for_viewer(ruling, viewer)
 
 
 def _redacted_outcome(outcome: Mapping[str, Any], viewer: str) -> Mapping[str, Any]:
+    events = outcome.get("events")
+    if events and any("visible_to" in e for e in events):
+        outcome = {**outcome, "events": [redact_event(e, viewer) for e in events]}
     if outcome.get("snapshot") is None:
         return outcome
     wire, _ = redact(Snapshot.from_dict(outcome["snapshot"]), viewer)

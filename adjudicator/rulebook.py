@@ -17,6 +17,7 @@ from . import (  # noqa: F401
     revival,
     secrecy,
     semuta,
+    skills,
     tleilaxu,
     turn,
 )

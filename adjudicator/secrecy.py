@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from .registers import rule
-from .snapshot import Snapshot
+from .results import Violation
+from .snapshot import Decision, Snapshot
 
 
 @rule("secrecy.hands-and-traitors")
@@ -73,6 +74,8 @@ _PRIVATE_DECISION_KEYS = {
     "semuta-opportunity": ("card",),
     # the decision itself is public; its options show whether the winner's leader is a Face Dancer
     "face-dancer-reveal": (),
+    "rihani-draw-offer": ("eligible",),
+    "rihani-exchange": ("drawn", "eligible"),
 }
 
 
@@ -84,6 +87,24 @@ def decision_is_private(decision: dict[str, Any] | None, viewer: str | None) -> 
     )
 
 
+@rule("secrecy.private-answers")
+def private_answer_violations(pending: Decision | None, player: str | None, viewer: str | None) -> list[Violation]:
+    """A viewer cannot have another faction's answer to a private decision ruled: whether it is legal would
+    tell the viewer what that faction holds. Only the decider, or a referee with no viewer, can."""
+    if viewer is None or pending is None or player is None or player == viewer or pending.player != player:
+        return []
+    if not decision_is_private(pending.to_dict(), viewer):
+        return []
+    return [
+        Violation(
+            "hidden-from-viewer",
+            f"this answers {player}'s private decision: only {player}, or a referee with no viewer, can have it ruled",
+            "/viewer",
+            "secrecy.private-answers",
+        )
+    ]
+
+
 @rule("secrecy.decisions")
 def redact_decision(decision: dict[str, Any], viewer: str | None, where: str, redacted: list[str]) -> dict[str, Any]:
     """Another faction's open decision shows who decides and what is public, never the cards it could use
@@ -93,6 +114,27 @@ def redact_decision(decision: dict[str, Any], viewer: str | None, where: str, re
         if key in decision:
             redacted.append(f"{where}/{key}")
     return {k: v for k, v in decision.items() if k not in hidden}
+
+
+@rule("secrecy.rihani")
+def redact_rihani(wire: dict[str, Any], viewer: str | None, redacted: list[str]) -> None:
+    """The Traitor cards a Rihani Decipherer draws, and those it may give back, are its faction's alone;
+    the card it gives back is revealed when it does."""
+    record = wire["battle"]["resolution"]["rihani"]
+    if record["player"] != viewer:
+        for key in ("drawn", "eligible"):
+            record[key] = None
+            redacted.append(f"/snapshot/battle/resolution/rihani/{key}")
+
+
+@rule("secrecy.private-events")
+def redact_event(event: dict[str, Any], viewer: str) -> dict[str, Any]:
+    """An event that shows a faction's secret cards is that faction's alone: the others see that it
+    happened (type, rule, faction), not the cards."""
+    if viewer in event.get("visible_to", (viewer,)):
+        return event
+    kept = {k: v for k, v in event.items() if k in ("type", "rule", "faction", "visible_to", "count")}
+    return {**kept, "redacted": True}
 
 
 def needs_skill_secrecy(snapshot: Snapshot, viewer: str | None) -> bool:
@@ -117,6 +159,9 @@ def redact(snapshot: Snapshot, viewer: str | None) -> tuple[dict[str, Any], list
         redact_face_down_skills(wire, viewer, redacted)
     if needs_plan_secrecy(snapshot, viewer):
         redact_unrevealed_plans(wire, viewer, redacted)
+    battle = wire.get("battle") or {}
+    if (battle.get("resolution") or {}).get("rihani") is not None:
+        redact_rihani(wire, viewer, redacted)
     if decision_is_private(wire.get("pending"), viewer):
         wire["pending"] = redact_decision(wire["pending"], viewer, "/snapshot/pending", redacted)
     return wire, redacted

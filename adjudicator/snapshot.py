@@ -121,6 +121,7 @@ class FactionState:
     leader_revived_turn: int | None = None  # the turn it last revived a leader the ordinary way
     face_dancers: tuple[str, ...] = ()  # Tleilaxu: unrevealed Face Dancers (leader ids; secret)
     revealed_face_dancers: tuple[str, ...] = ()  # Tleilaxu: Face Dancers revealed since the last redraw
+    called_traitors: tuple[str, ...] = ()  # its Traitor cards already called in a battle (public)
 
     @classmethod
     def from_dict(cls, raw: Mapping[str, Any]) -> FactionState:
@@ -139,6 +140,7 @@ class FactionState:
             leader_revived_turn=raw.get("leader_revived_turn"),
             face_dancers=tuple(raw.get("face_dancers", ())),
             revealed_face_dancers=tuple(raw.get("revealed_face_dancers", ())),
+            called_traitors=tuple(raw.get("called_traitors", ())),
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -160,6 +162,8 @@ class FactionState:
         if self.face_dancers or self.revealed_face_dancers:  # only the Tleilaxu hold them
             out["face_dancers"] = list(self.face_dancers)
             out["revealed_face_dancers"] = list(self.revealed_face_dancers)
+        if self.called_traitors:
+            out["called_traitors"] = list(self.called_traitors)
         return out
 
 

@@ -17,19 +17,23 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any
 
 from .battle_plans import DUKE
-from .battle_state import STEP_DECISIONS, NextSnapshot, finish, illegal
+from .battle_state import STEP_DECISIONS, InterpretationNeeded, NextSnapshot, finish, illegal, unresolved
 from .catalog import catalog
 from .engine import HANDLERS, Action, Context, register_decision
-from .registers import rule, tracing
-from .results import Adjudication, Violation
+from .harkonnen import captives_return_when_leaderless, harkonnen_leaderless
+from .registers import implements, rule, tracing
+from .results import Adjudication, Alternative, Violation
 from .snapshot import Decision, Snapshot
-from .vocabulary import ActionType, DecisionType, FactionId, LeaderStatus
+from .vocabulary import ActionType, DecisionType, Evidence, FactionId, LeaderStatus
 
 TLEILAXU = FactionId.TLEILAXU.value
 FACE_DANCERS_HELD = 3
+implements("face-dancer-earlier-bounty", "bounty-stands")
 
 
 def winner_leader(wire: dict[str, Any]) -> tuple[str | None, str | None]:
@@ -43,27 +47,39 @@ def winner_leader(wire: dict[str, Any]) -> tuple[str | None, str | None]:
     return winner, plan.get("leader")
 
 
+def may_be_face_dancer(leader: str | None) -> bool:
+    """A leader disc with a Traitor card (not a Cheap Hero, not Duke Vidal) can be a Face Dancer."""
+    known = catalog().leaders.get(leader or "")
+    return known is not None and leader != DUKE and known.traitor_card
+
+
 @rule("tleilaxu.face-dancer.opportunity")
 def face_dancer_opportunity(wire: dict[str, Any]) -> bool:
-    """After a battle with a winner other than the Tleilaxu, whose leader is a leader disc with a Traitor
-    card, the Tleilaxu holding an unrevealed Face Dancer are asked whether to reveal one."""
-    tleilaxu = wire["factions"].get(TLEILAXU)
+    """After a battle won by another faction with a leader disc that has a Traitor card, the Tleilaxu
+    may reveal that leader if it is one of their unrevealed Face Dancers."""
     winner, leader = winner_leader(wire)
-    if tleilaxu is None or not tleilaxu.get("face_dancers") or winner in (None, TLEILAXU):
-        return False
-    return leader is not None and leader != DUKE and catalog().leaders[leader].traitor_card
+    return winner not in (None, TLEILAXU) and may_be_face_dancer(leader)
+
+
+@rule("tleilaxu.face-dancer.asked-always")
+def asked_whatever_the_match() -> None:
+    """The Tleilaxu are asked after every such battle while they hold an unrevealed Face Dancer, whether
+    or not the leader is one, so that the question itself tells the other players nothing."""
 
 
 @rule("tleilaxu.face-dancer.after-capture")
 def face_dancer_after_capture() -> None:
-    """The Face Dancer decision comes after the winner's cleanup, Moritani's retention and the Harkonnen
-    capture: a software serialization (no published ordering among these was found)."""
+    """The Face Dancer decision comes after the battle's other cleanup decisions (the winner's, the skills',
+    Moritani's retention and the Harkonnen capture): a software serialization, no published ordering among
+    these was found."""
 
 
 def face_dancer_step(wire: dict[str, Any]) -> bool:
-    if not face_dancer_opportunity(wire):
+    tleilaxu = wire["factions"].get(TLEILAXU)
+    if tleilaxu is None or not tleilaxu.get("face_dancers") or not face_dancer_opportunity(wire):
         return False
-    if any(step == DecisionType.HARKONNEN_CAPTURE.value for step in wire["battle"]["resolution"]["steps"]):
+    asked_whatever_the_match()
+    if wire["battle"]["resolution"]["steps"]:
         face_dancer_after_capture()
     return True
 
@@ -103,20 +119,31 @@ def face_dancer_options(snapshot: Snapshot, decision: Decision) -> list[dict[str
     tleilaxu = snapshot.factions.get(TLEILAXU)
     if tleilaxu is None or leader not in tleilaxu.face_dancers:
         return [decline]
-    placed = min(int(decision.get("forces", 0)), tleilaxu.reserves.regular)
-    sectors = _target_sectors(snapshot, str(decision.get("territory"))) if placed else [None]
+    placed = min(_limit(snapshot), tleilaxu.reserves.regular)
+    placements = (
+        [(sector, placed) for sector in _target_sectors(snapshot, str(decision.get("territory")))] if placed else []
+    )
     reveals = [
         {
             "type": ActionType.REVEAL_FACE_DANCER.value,
             "player": TLEILAXU,
             "leader": leader,
             "sector": sector,
-            "from_reserves": placed,
+            "from_reserves": count,
             "from_board": [],
         }
-        for sector in sectors
+        for sector, count in [*placements, (None, 0)]
     ]
     return [*reveals, decline]
+
+
+def _limit(snapshot: Snapshot) -> int:
+    """How many Tleilaxu forces may come in: the winner's forces in the territory, from the snapshot."""
+    battle = snapshot.battle
+    if battle is None or battle.resolution is None or battle.resolution.get("winner") is None:
+        return 0
+    winner = str(battle.resolution["winner"])
+    return sum(s.regular + s.elite for s in snapshot.forces if s.faction == winner and s.territory == battle.territory)
 
 
 def _open_decision(snapshot: Snapshot, action: Action) -> Violation | None:
@@ -180,7 +207,7 @@ def replacement_violations(snapshot: Snapshot, decision: Decision, action: Actio
                 )
             )
     total = from_reserves + sum(taken.values())
-    limit = int(decision.get("forces", 0))
+    limit = _limit(snapshot)
     if total > limit:
         found.append(
             Violation(
@@ -332,28 +359,67 @@ def redraw_face_dancers(state: NextSnapshot, seed: int, turn: int) -> None:
     state.event("face-dancers-redrawn", "tleilaxu.face-dancer.redraw", count=len(drawn))
 
 
+def _apply_reveal(
+    snapshot: Snapshot, action: Action, interpretations: Mapping[str, str]
+) -> tuple[NextSnapshot, dict[str, Any]]:
+    assert snapshot.battle is not None and snapshot.battle.resolution is not None
+    leader = str(action.fields["leader"])
+    winner = str(snapshot.battle.resolution["winner"])
+    territory = snapshot.battle.territory
+    state = NextSnapshot(snapshot)
+    native = catalog().leaders[leader].faction
+    if state.wire["factions"][native]["leaders"].get(leader, {}).get("status") == LeaderStatus.TANKS.value:
+        earlier_bounty_stands()  # it died in the battle, and the winner may have been paid for it
+    reveal_face_dancer_effect(state, leader)
+    if harkonnen_leaderless(state):
+        captives_return_when_leaderless(state, interpretations)
+    replace_forces(state, winner, territory, action)
+    if not state.wire["factions"][TLEILAXU]["face_dancers"]:
+        redraw_face_dancers(state, snapshot.seed, snapshot.turn)
+    state.wire["battle"]["resolution"]["steps"].pop(0)
+    placed = sum(e["regular"] for e in state.events if e["type"] == "forces-placed")
+    summary = {"face_dancer": {"revealed": True, "leader": leader, "winner": winner, "forces_placed": placed}}
+    return state, {"battle": summary}
+
+
+def _reveal_alternatives(
+    snapshot: Snapshot, action: Action, context: Context, chosen: dict[str, str]
+) -> list[Alternative]:
+    """One alternative per combination of the open questions the reveal reaches (a captive Duke Vidal's
+    return when the reveal leaves the Harkonnen leaderless)."""
+    under = Context(MappingProxyType({**context.interpretations, **chosen}), context.viewer)
+    try:
+        state, summary = _apply_reveal(snapshot, action, under.interpretations)
+    except InterpretationNeeded as needed:
+        found: list[Alternative] = []
+        for choice in needed.choices:
+            found += _reveal_alternatives(snapshot, action, context, {**chosen, needed.question: choice})
+        return found
+    outcome = finish(snapshot, state, summary, [], under).outcome
+    assert outcome is not None
+    return [Alternative(MappingProxyType(chosen), dict(outcome), Evidence.PROVISIONAL_ORDERING)]
+
+
+@rule("tleilaxu.face-dancer.earlier-bounty")
+def earlier_bounty_stands() -> None:
+    """Spice the winner was paid in the battle for its own leader, killed there, is not taken back when
+    that leader is revealed as a Face Dancer (question face-dancer-earlier-bounty, default bounty-stands)."""
+
+
 def reveal_face_dancer(snapshot: Snapshot, action: Action, context: Context) -> Adjudication:
     with tracing() as trace:
         problem = _open_decision(snapshot, action)
         if problem is not None:
             return illegal(snapshot, [problem], trace, context)
         assert snapshot.pending is not None
-        decision = snapshot.pending
-        violations = reveal_violations(snapshot, decision, action)
+        violations = reveal_violations(snapshot, snapshot.pending, action)
         if violations:
             return illegal(snapshot, violations, trace, context)
-        leader = str(action.fields["leader"])
-        winner = str(decision.get("winner"))
-        territory = str(decision.get("territory"))
-        state = NextSnapshot(snapshot)
-        reveal_face_dancer_effect(state, leader)
-        replace_forces(state, winner, territory, action)
-        if not state.wire["factions"][TLEILAXU]["face_dancers"]:
-            redraw_face_dancers(state, snapshot.seed, snapshot.turn)
-        state.wire["battle"]["resolution"]["steps"].pop(0)
-        placed = sum(e["regular"] for e in state.events if e["type"] == "forces-placed")
-        summary = {"face_dancer": {"revealed": True, "leader": leader, "winner": winner, "forces_placed": placed}}
-        return finish(snapshot, state, {"battle": summary}, trace, context)
+        try:
+            state, summary = _apply_reveal(snapshot, action, context.interpretations)
+        except InterpretationNeeded:
+            return unresolved(_reveal_alternatives(snapshot, action, context, {}), trace, context)
+        return finish(snapshot, state, summary, trace, context)
 
 
 def decline_face_dancer(snapshot: Snapshot, action: Action, context: Context) -> Adjudication:

@@ -648,15 +648,31 @@ class _Checker:
             return
         winner = resolution.get("winner")
         plan = battle.plans.get(str(winner))
-        if winner is None or winner == FactionId.TLEILAXU or plan is None or plan.leader is None:
+        leader = self.cat.leaders.get(plan.leader or "") if plan is not None else None
+        if (
+            winner is None
+            or winner == FactionId.TLEILAXU
+            or leader is None
+            or leader.id == _DUKE
+            or not leader.traitor_card
+        ):
             self.add(
                 "decision-mismatch",
-                "a Face Dancer follows a battle another faction won with a leader",
+                "a Face Dancer follows a battle another faction won with a leader that has a Traitor card",
                 "pending",
                 "type",
             )
             return
-        for key, expected in (("winner", winner), ("leader", plan.leader), ("territory", battle.territory)):
+        forces = sum(
+            s.regular + s.elite for s in self.s.forces if s.faction == winner and s.territory == battle.territory
+        )
+        expected_fields = (
+            ("winner", winner),
+            ("leader", leader.id),
+            ("territory", battle.territory),
+            ("forces", forces),
+        )
+        for key, expected in expected_fields:
             if decision.get(key) != expected:
                 self.add("decision-mismatch", f"'{key}' must be {expected!r}", "pending", key)
         if not tleilaxu.face_dancers:
@@ -689,6 +705,22 @@ class _Checker:
                 )
         for i, leader_id in enumerate(self.s.traitor_deck or ()):
             self.traitor_card_place(places, leader_id, "traitor_deck", i)
+        battle = self.s.battle
+        record = (battle.resolution or {}).get("rihani") if battle is not None else None
+        if record is not None:
+            for i, leader_id in enumerate(record.get("drawn") or ()):
+                self.traitor_card_place(places, leader_id, "battle", "resolution", "rihani", "drawn", i)
+        for fid, fs in self.s.factions.items():
+            for i, leader_id in enumerate(fs.called_traitors):
+                if leader_id not in fs.traitors:
+                    self.add(
+                        "called-traitor-not-held",
+                        f"{fid} holds no Traitor card of {leader_id}",
+                        "factions",
+                        fid,
+                        "called_traitors",
+                        i,
+                    )
 
     def traitor_card_place(self, places: dict[str, str], leader_id: str, *path: object) -> None:
         leader = self.cat.leaders.get(leader_id)

@@ -135,6 +135,10 @@ class ActionType(StrEnum):
     DECLINE_EXTORTION = "decline-extortion"
     REVEAL_FACE_DANCER = "reveal-face-dancer"
     DECLINE_FACE_DANCER = "decline-face-dancer"
+    CHOOSE_SPICE_PILE = "choose-spice-pile"
+    RIHANI_DRAW = "rihani-draw"
+    RIHANI_DECLINE = "rihani-decline"
+    RIHANI_KEEP = "rihani-keep"
 
 
 class DecisionType(StrEnum):
@@ -151,6 +155,9 @@ class DecisionType(StrEnum):
     DUKE_VIDAL_ACQUISITION = "duke-vidal-acquisition"
     DUKE_VIDAL_KARAMA = "duke-vidal-karama"
     FACE_DANCER_REVEAL = "face-dancer-reveal"
+    SANDMASTER_PILE = "sandmaster-pile"
+    RIHANI_DRAW_OFFER = "rihani-draw-offer"
+    RIHANI_EXCHANGE = "rihani-exchange"
 
 
 class BattleResult(StrEnum):

@@ -154,6 +154,11 @@ class FactionSchema(Schema):
         validate=validate.Length(max=3),
         metadata={"description": "Tleilaxu only: unrevealed Face Dancers (secret; omitted or empty otherwise)"},
     )
+    called_traitors = fields.List(
+        id_field("leader id"),
+        validate=validate.Length(max=4),
+        metadata={"description": "its Traitor cards already called in a battle (public; default none)"},
+    )
     revealed_face_dancers = fields.List(
         id_field("leader id"),
         validate=validate.Length(max=3),
@@ -241,6 +246,30 @@ class SemutaBatchSchema(Schema):
     responders = fields.List(faction_field(), required=True)
 
 
+class SandmasterRecordSchema(Schema):
+    player = faction_field(required=True)
+    sectors = fields.List(sector_field(), required=True, metadata={"description": "the piles to choose from"})
+
+
+class RihaniRecordSchema(Schema):
+    player = faction_field(required=True)
+    eligible = fields.List(
+        id_field("leader id"),
+        required=True,
+        validate=validate.Length(max=4),
+        metadata={"description": "unused Traitor cards (Tleilaxu: unrevealed Face Dancers) it may give back"},
+    )
+    drawn = fields.List(
+        id_field("leader id"),
+        required=True,
+        validate=validate.Length(max=2),
+        metadata={"description": "the two Traitor cards drawn, once drawn (secret)"},
+    )
+    inspect_after = StrictBoolean(
+        required=True, metadata={"description": "the normal effect's inspection comes after the exchange"}
+    )
+
+
 class ResolutionSchema(Schema):
     """What a resolved battle decided, kept while its cleanup decisions remain."""
 
@@ -265,6 +294,8 @@ class ResolutionSchema(Schema):
         }
     )
     retention = fields.Nested(RetentionRecordSchema, allow_none=True)
+    sandmaster = fields.Nested(SandmasterRecordSchema, metadata={"description": "a Sandmaster's pile still to choose"})
+    rihani = fields.Nested(RihaniRecordSchema, metadata={"description": "a Rihani Decipherer exchange under way"})
     semuta = fields.List(
         fields.Nested(SemutaBatchSchema), metadata={"description": "fresh discard batches awaiting a Semuta answer"}
     )
@@ -298,7 +329,7 @@ class DecisionSchema(Schema):
     player = faction_field(allow_none=True, metadata={"description": "the deciding faction"})
     owner = faction_field(allow_none=True, metadata={"description": "moritani-retention: the power's owner"})
     played = fields.List(id_field("card id"), validate=validate.Length(max=3))
-    eligible = fields.List(id_field("card id"), validate=validate.Length(max=3))
+    eligible = fields.List(id_field("card id"), validate=validate.Length(max=4))
     territory = id_field("the battle's territory", allow_none=True)
     strength = StrictNumber(allow_none=True, metadata={"description": "battle-casualties: dialed strength to lose"})
     leader = id_field("harkonnen-capture: the drawn leader; face-dancer-reveal: the winner's leader", allow_none=True)
@@ -314,6 +345,10 @@ class DecisionSchema(Schema):
     dial_max = StrictNumber(allow_none=True, metadata={"description": "battle-plan: the highest legal dial"})
     spice_max = count_field(10000, "battle-plan: the most support spice it may commit", allow_none=True)
     winner = faction_field(allow_none=True, metadata={"description": "face-dancer-reveal: the battle's winner"})
+    sectors = fields.List(sector_field(), metadata={"description": "sandmaster-pile: the sectors whose pile may grow"})
+    drawn = fields.List(
+        id_field("leader id"), validate=validate.Length(max=2), metadata={"description": "rihani-exchange: cards drawn"}
+    )
     forces = count_field(
         100, "face-dancer-reveal: the winner's forces in the territory, the most the Tleilaxu may replace"
     )
@@ -392,6 +427,8 @@ class ActionSchema(Schema):
         validate=validate.OneOf(["duke-vidal", "alliance"]),
         metadata={"description": "trigger-ecaz-ambassador: gain Duke Vidal, or ally with the entrant (who agrees)"},
     )
+    new_card = id_field("rihani-keep: the drawn Traitor card kept")
+    old_card = id_field("rihani-keep: the unused Traitor card (Tleilaxu: Face Dancer) given back")
     beneficiary = faction_field(
         metadata={"description": "trigger-tleilaxu-ambassador: who receives the benefit, Ecaz or its ally"}
     )
@@ -427,7 +464,21 @@ class ViewFactionSchema(FactionSchema):
     )
 
 
+class ViewRihaniRecordSchema(RihaniRecordSchema):
+    eligible = fields.List(
+        id_field("leader id"), required=True, allow_none=True, metadata={"description": "null when hidden"}
+    )
+    drawn = fields.List(
+        id_field("leader id"), required=True, allow_none=True, metadata={"description": "null when hidden"}
+    )
+
+
+class ViewResolutionSchema(ResolutionSchema):
+    rihani = fields.Nested(ViewRihaniRecordSchema)
+
+
 class ViewBattleSchema(BattleSchema):
+    resolution = fields.Nested(ViewResolutionSchema, allow_none=True)
     plans = fields.Dict(
         keys=Choice(FACTIONS),
         values=fields.Nested(PlanSchema, allow_none=True),

@@ -1,0 +1,467 @@
+"""Leader Skills in battle (CHOAM & Richese p.9; the printed skill cards; the designer walkthrough).
+
+A skill card lies face up beside its leader; its upper ("normal") effect works while both are face
+up. A faction that fights with the skilled leader puts both behind its shield: the lower ("battle")
+effect then applies, and only while that leader survives; a skill card behind the shield while
+another leader fights does nothing. A captured skilled leader gives its captor the battle effect
+alone. Modelled here: Mentat (+2), Bureaucrat (-1 to the opponent per stronghold it occupies),
+Sandmaster (+3 spice on the battle territory's pile) and Rihani Decipherer (a private look at two
+Traitor deck cards, and a Traitor exchange). Other skills that change a battle are answered
+`not-implemented` by the battle module.
+
+Rihani's steps keep their state in the battle's `resolution.rihani` record, so a saved snapshot
+continues without drawing again: the inspection happens once, when the battle resolves (or after the
+exchange, under the other reading of question rihani-band-order), the draw takes the deck's top two
+cards, and every shuffle follows the snapshot's seed.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from .battle_state import STEP_DECISIONS, InterpretationNeeded, NextSnapshot, answer_violation, finish, illegal
+from .catalog import catalog
+from .engine import HANDLERS, Action, Context, register_decision
+from .registers import get_question, implements, rule, tracing
+from .results import Adjudication
+from .snapshot import Decision, LeaderState, Plan, Snapshot
+from .vocabulary import ActionType, DecisionType, FactionId, LeaderStatus, TerritoryType
+
+SKILLS_VARIANT = "leader-skills"
+MENTAT = "mentat"
+BUREAUCRAT = "bureaucrat"
+SANDMASTER = "sandmaster"
+RIHANI = "rihani-decipherer"
+MODELLED_BATTLE_SKILLS = frozenset({MENTAT, BUREAUCRAT, SANDMASTER, RIHANI})
+# face-up (normal) effects that change a battle and are not modelled yet
+UNMODELLED_NORMAL_IN_BATTLE = frozenset(
+    {"warmaster", "master-of-assassins", "swordmaster-of-ginaz", "killer-medic", "prana-bindu-adept", "diplomat"}
+)
+UNMODELLED_NORMAL_AFTER_WIN = frozenset({"suk-graduate"})
+SANDMASTER_SPICE = 3
+TLEILAXU = FactionId.TLEILAXU.value
+
+ARTILLERY_QUESTION = "mentat-artillery"
+implements(ARTILLERY_QUESTION, "bonus-counts", "bonus-zeroed")
+PILES_QUESTION = "sandmaster-several-piles"
+implements(PILES_QUESTION, "winner-chooses", "largest-pile", "no-addition")
+BAND_QUESTION = "rihani-band-order"
+implements(BAND_QUESTION, "normal-first", "lower-first")
+
+
+def skills_on(snapshot: Snapshot) -> bool:
+    return SKILLS_VARIANT in snapshot.ruleset.variants
+
+
+def leader_state(snapshot: Snapshot, leader_id: str | None) -> LeaderState | None:
+    """A leader's state, kept under its native faction (captives included)."""
+    leader = catalog().leaders.get(leader_id or "")
+    if leader is None or leader.faction not in snapshot.factions:
+        return None
+    return snapshot.factions[leader.faction].leaders.get(leader.id)
+
+
+def selected_skill(snapshot: Snapshot, plan: Plan) -> str | None:
+    """The skill of the leader a plan names, when Leader Skills are in play."""
+    if not skills_on(snapshot):
+        return None
+    state = leader_state(snapshot, plan.leader)
+    return None if state is None else state.skill
+
+
+def face_up_skills(snapshot: Snapshot, faction: str, fighting: str | None) -> dict[str, str]:
+    """Skill -> leader for the faction's own living leaders in its pool whose skill card is face up,
+    the leader fighting this battle excluded (its card went behind the shield)."""
+    if not skills_on(snapshot):
+        return {}
+    found: dict[str, str] = {}
+    for leader_id, state in snapshot.factions[faction].leaders.items():
+        if (
+            state.skill is not None
+            and state.skill_face_up is True
+            and state.status in (LeaderStatus.AVAILABLE, LeaderStatus.USED)
+            and leader_id != fighting
+        ):
+            found[state.skill] = leader_id
+    return found
+
+
+# --- battle totals -------------------------------------------------------------------------------
+
+
+@rule("skills.battle-effect")
+def battle_effect_applies(survives: bool) -> bool:
+    """A skilled leader used in battle gives its battle effect only while it survives the battle; a
+    skill card behind the shield while another leader fights gives nothing."""
+    return survives
+
+
+@rule("skills.mentat")
+def mentat_bonus_halves(artillery: bool, choice: str) -> int:
+    """A surviving Mentat adds 2 to its side's total; its printed strength (bounty, Zoal's copy) stays as
+    printed. Under an Artillery Strike the bonus follows question mentat-artillery."""
+    if artillery and choice == "bonus-zeroed":
+        return 0
+    return 4
+
+
+@rule("skills.bureaucrat")
+def bureaucrat_penalty(snapshot: Snapshot, opponent: str) -> tuple[int, list[str]]:
+    """A surviving Bureaucrat subtracts 1 from the opponent's total for every stronghold the opponent
+    occupies with forces (contested or under the storm alike; advisors do not count), with no floor."""
+    territories = catalog().territories
+    held = sorted(
+        {
+            s.territory
+            for s in snapshot.forces
+            if s.faction == opponent
+            and s.regular + s.elite > 0
+            and (t := territories.get(s.territory)) is not None
+            and t.type is TerritoryType.STRONGHOLD
+        }
+    )
+    return -2 * len(held), held
+
+
+def skill_lines(
+    snapshot: Snapshot,
+    plans: Mapping[str, Plan],
+    survivors: Mapping[str, bool],
+    artillery: bool,
+    interpretations: Mapping[str, str],
+) -> dict[str, list[dict[str, Any]]]:
+    """Each side's skill lines for the battle quote: `{part: skill, skill, halves, rule}`."""
+    lines: dict[str, list[dict[str, Any]]] = {f: [] for f in plans}
+    factions = list(plans)
+    for faction in factions:
+        opponent = factions[1] if faction == factions[0] else factions[0]
+        skill = selected_skill(snapshot, plans[faction])
+        if skill not in (MENTAT, BUREAUCRAT) or not battle_effect_applies(survivors[faction]):
+            continue
+        if skill == MENTAT:
+            choice = interpretations.get(ARTILLERY_QUESTION) or str(get_question(ARTILLERY_QUESTION).default)
+            halves = mentat_bonus_halves(artillery, choice)
+            lines[faction].append({"part": "skill", "skill": MENTAT, "halves": halves, "rule": "skills.mentat"})
+        else:
+            halves, held = bureaucrat_penalty(snapshot, opponent)
+            lines[opponent].append(
+                {
+                    "part": "skill",
+                    "skill": BUREAUCRAT,
+                    "halves": halves,
+                    "rule": "skills.bureaucrat",
+                    "by": faction,
+                    "strongholds": held,
+                }
+            )
+    return lines
+
+
+# --- Sandmaster -------------------------------------------------------------------------------------
+
+
+@rule("skills.sandmaster")
+def sandmaster_piles(wire: dict[str, Any], territory: str) -> list[dict[str, Any]]:
+    """A surviving Sandmaster that wins adds 3 spice from the bank to the spice already in the battle's
+    territory; with no spice there it adds nothing. It pays its side nothing directly and needs no
+    surviving forces."""
+    return [p for p in wire["board_spice"] if p["territory"] == territory and p["amount"] > 0]
+
+
+def add_spice(state: NextSnapshot, territory: str, sector: int | None) -> None:
+    for pile in state.wire["board_spice"]:
+        if pile["territory"] == territory and pile["sector"] == sector:
+            pile["amount"] += SANDMASTER_SPICE
+    state.event("spice-added", "skills.sandmaster", territory=territory, sector=sector, amount=SANDMASTER_SPICE)
+
+
+@rule("skills.sandmaster.several-piles")
+def pile_choice(choice: str) -> str:
+    """With spice in more than one sector of the territory, where the 3 go follows question
+    sandmaster-several-piles (no default)."""
+    return choice
+
+
+def sandmaster_step(snapshot: Snapshot, state: NextSnapshot, winner: str, territory: str, context: Context) -> bool:
+    """Apply a winning Sandmaster's battle effect; True when the winner must pick the pile."""
+    piles = sandmaster_piles(state.wire, territory)
+    if not piles:
+        state.event("spice-not-added", "skills.sandmaster", territory=territory, reason="no spice in the territory")
+        return False
+    if len(piles) == 1:
+        add_spice(state, territory, piles[0]["sector"])
+        return False
+    chosen = context.interpretations.get(PILES_QUESTION)
+    if chosen is None:
+        raise InterpretationNeeded(PILES_QUESTION, ("winner-chooses", "largest-pile", "no-addition"))
+    choice = pile_choice(chosen)
+    if choice == "no-addition":
+        state.event("spice-not-added", "skills.sandmaster.several-piles", territory=territory, reason="several piles")
+        return False
+    if choice == "largest-pile":
+        top = max(p["amount"] for p in piles)
+        piles = [p for p in piles if p["amount"] == top]
+        if len(piles) == 1:
+            add_spice(state, territory, piles[0]["sector"])
+            return False
+    state.wire["battle"]["resolution"]["sandmaster"] = {
+        "player": winner,
+        "sectors": sorted(p["sector"] for p in piles),
+    }
+    return True
+
+
+def _pile_decision(wire: dict[str, Any]) -> dict[str, Any]:
+    record = wire["battle"]["resolution"]["sandmaster"]
+    return {
+        "type": DecisionType.SANDMASTER_PILE.value,
+        "player": record["player"],
+        "territory": wire["battle"]["territory"],
+        "sectors": list(record["sectors"]),
+    }
+
+
+def pile_options(snapshot: Snapshot, decision: Decision) -> list[dict[str, Any]]:
+    return [
+        {"type": ActionType.CHOOSE_SPICE_PILE.value, "player": decision.player, "sector": sector}
+        for sector in decision.get("sectors") or ()
+    ]
+
+
+def choose_spice_pile(snapshot: Snapshot, action: Action, context: Context) -> Adjudication:
+    with tracing() as trace:
+        problem = answer_violation(snapshot, action, DecisionType.SANDMASTER_PILE.value)
+        if problem is not None:
+            return illegal(snapshot, [problem], trace, context)
+        assert snapshot.battle is not None
+        pile_choice("winner-chooses")
+        state = NextSnapshot(snapshot)
+        resolution = state.wire["battle"]["resolution"]
+        add_spice(state, snapshot.battle.territory, action.fields.get("sector"))
+        del resolution["sandmaster"]
+        resolution["steps"].pop(0)
+        summary = {"sandmaster": {"sector": action.fields.get("sector"), "amount": SANDMASTER_SPICE}}
+        return finish(snapshot, state, {"battle": summary}, trace, context)
+
+
+# --- Rihani Decipherer ------------------------------------------------------------------------------
+
+
+def _deck_random(seed: int, turn: int, deck: list[str], salt: str) -> random.Random:
+    return random.Random(f"{seed}:{turn}:{len(deck)}:{'|'.join(deck)}:{salt}")
+
+
+@rule("skills.rihani.inspect")
+def inspect_traitor_deck(state: NextSnapshot, faction: str, seed: int, turn: int) -> None:
+    """Rihani's normal effect: after a win, its faction secretly looks at two random Traitor deck cards;
+    the deck is then shuffled (the look and the shuffle follow the seed)."""
+    deck = list(state.wire["traitor_deck"])
+    rng = _deck_random(seed, turn, deck, "rihani-inspect")
+    seen = rng.sample(deck, min(2, len(deck)))
+    rng.shuffle(deck)
+    state.wire["traitor_deck"] = deck
+    state.event("traitor-deck-inspected", "skills.rihani.inspect", faction=faction, cards=seen, visible_to=[faction])
+
+
+@rule("skills.rihani.exchange")
+def exchange_pool(wire: dict[str, Any], faction: str, called_now: str | None) -> list[str]:
+    """Rihani's battle effect: the winner may draw two Traitor cards, keeping one new card for one of its
+    unused Traitor cards (never called, nor the one that won this battle), which it reveals; both go back
+    into the deck, which is shuffled. The Tleilaxu exchange an unrevealed Face Dancer instead. No unused
+    card, or fewer than two cards in the deck: no draw."""
+    state = wire["factions"][faction]
+    if faction == TLEILAXU:
+        held = list(state.get("face_dancers", []))
+    else:
+        called = set(state.get("called_traitors", [])) | ({called_now} if called_now else set())
+        held = [t for t in state["traitors"] if t not in called]
+    if not held or len(wire.get("traitor_deck") or ()) < 2:
+        return []
+    return held
+
+
+@rule("skills.rihani.bands")
+def rihani_bands(native_winner: bool, selected: bool, face_up_trainer: bool) -> list[str]:
+    """Which Rihani effects a win brings: a face-up native trainer gives the normal effect to a win with
+    another leader; a surviving native Rihani in the battle gives both; a captured Rihani gives its captor
+    the battle effect alone."""
+    bands = []
+    if native_winner and (selected or face_up_trainer):
+        bands.append("normal")
+    if selected:
+        bands.append("battle")
+    return bands
+
+
+@rule("skills.rihani.band-order")
+def band_order(choice: str) -> bool:
+    """Whether the inspection comes before the optional draw follows question rihani-band-order (default
+    normal-first, a provisional ordering)."""
+    return choice == "normal-first"
+
+
+def rihani_needs_deck(snapshot: Snapshot, factions: tuple[str, str], plans: Mapping[str, Plan]) -> bool:
+    """Whether a Rihani effect could follow this battle (so the Traitor deck must be known)."""
+    for faction in factions:
+        if selected_skill(snapshot, plans[faction]) == RIHANI:
+            return True
+        if RIHANI in face_up_skills(snapshot, faction, plans[faction].leader):
+            return True
+    return False
+
+
+def rihani_step(
+    snapshot: Snapshot, state: NextSnapshot, winner: str, plan: Plan, survived: bool, context: Context
+) -> bool:
+    """Apply a win's Rihani effects; True when the winner is offered the draw."""
+    skill = selected_skill(snapshot, plan)
+    selected = skill == RIHANI and battle_effect_applies(survived)
+    leader = catalog().leaders.get(plan.leader or "")
+    native = leader is not None and leader.faction == winner
+    trainer = RIHANI in face_up_skills(snapshot, winner, plan.leader)
+    if not selected and not trainer:
+        return False
+    bands = rihani_bands(native or not selected, selected, trainer)
+    if not bands:
+        return False
+    battle = snapshot.battle
+    assert battle is not None
+    loser_leader = next((p.leader for f, p in battle.plans.items() if f != winner), None)
+    called_now = loser_leader if winner in battle.traitor_calls else None
+    pool = exchange_pool(state.wire, winner, called_now) if "battle" in bands else []
+    normal_first = (
+        band_order(context.interpretations.get(BAND_QUESTION) or str(get_question(BAND_QUESTION).default))
+        if len(bands) == 2
+        else True
+    )
+    if "normal" in bands and (normal_first or not pool):
+        inspect_traitor_deck(state, winner, snapshot.seed, snapshot.turn)
+    if "battle" in bands and not pool:
+        state.event("traitor-draw-unavailable", "skills.rihani.exchange", faction=winner)
+    if not pool:
+        return False
+    state.wire["battle"]["resolution"]["rihani"] = {
+        "player": winner,
+        "eligible": pool,
+        "drawn": [],
+        "inspect_after": "normal" in bands and not normal_first,
+    }
+    return True
+
+
+def _record(wire: dict[str, Any]) -> dict[str, Any]:
+    record: dict[str, Any] = wire["battle"]["resolution"]["rihani"]
+    return record
+
+
+def _draw_decision(wire: dict[str, Any]) -> dict[str, Any]:
+    record = _record(wire)
+    return {
+        "type": DecisionType.RIHANI_DRAW_OFFER.value,
+        "player": record["player"],
+        "eligible": list(record["eligible"]),
+    }
+
+
+def _exchange_decision(wire: dict[str, Any]) -> dict[str, Any]:
+    record = _record(wire)
+    return {
+        "type": DecisionType.RIHANI_EXCHANGE.value,
+        "player": record["player"],
+        "drawn": list(record["drawn"]),
+        "eligible": list(record["eligible"]),
+    }
+
+
+def draw_options(snapshot: Snapshot, decision: Decision) -> list[dict[str, Any]]:
+    return [
+        {"type": ActionType.RIHANI_DRAW.value, "player": decision.player},
+        {"type": ActionType.RIHANI_DECLINE.value, "player": decision.player},
+    ]
+
+
+def exchange_options(snapshot: Snapshot, decision: Decision) -> list[dict[str, Any]]:
+    return [
+        {"type": ActionType.RIHANI_KEEP.value, "player": decision.player, "new_card": new, "old_card": old}
+        for new in decision.get("drawn") or ()
+        for old in decision.get("eligible") or ()
+    ]
+
+
+def _after_rihani(snapshot: Snapshot, state: NextSnapshot) -> None:
+    record = _record(state.wire)
+    if record.get("inspect_after"):
+        inspect_traitor_deck(state, record["player"], snapshot.seed, snapshot.turn)
+    del state.wire["battle"]["resolution"]["rihani"]
+    state.wire["battle"]["resolution"]["steps"].pop(0)
+
+
+def rihani_draw(snapshot: Snapshot, action: Action, context: Context) -> Adjudication:
+    with tracing() as trace:
+        problem = answer_violation(snapshot, action, DecisionType.RIHANI_DRAW_OFFER.value)
+        if problem is not None:
+            return illegal(snapshot, [problem], trace, context)
+        state = NextSnapshot(snapshot)
+        record = _record(state.wire)
+        deck = state.wire["traitor_deck"]
+        record["drawn"], state.wire["traitor_deck"] = deck[:2], deck[2:]
+        exchange_pool(snapshot.to_dict(), record["player"], None)
+        state.event("traitor-cards-drawn", "skills.rihani.exchange", faction=record["player"], count=2)
+        state.event(
+            "traitor-cards-seen",
+            "skills.rihani.exchange",
+            faction=record["player"],
+            cards=record["drawn"],
+            visible_to=[record["player"]],
+        )
+        state.wire["battle"]["resolution"]["steps"][0] = DecisionType.RIHANI_EXCHANGE.value
+        return finish(snapshot, state, {"battle": {"rihani": {"drawn": 2}}}, trace, context)
+
+
+def rihani_decline(snapshot: Snapshot, action: Action, context: Context) -> Adjudication:
+    with tracing() as trace:
+        problem = answer_violation(snapshot, action, DecisionType.RIHANI_DRAW_OFFER.value)
+        if problem is not None:
+            return illegal(snapshot, [problem], trace, context)
+        state = NextSnapshot(snapshot)
+        state.event("traitor-draw-declined", "skills.rihani.exchange", faction=action.player)
+        _after_rihani(snapshot, state)
+        return finish(snapshot, state, {"battle": {"rihani": {"drawn": 0}}}, trace, context)
+
+
+def rihani_keep(snapshot: Snapshot, action: Action, context: Context) -> Adjudication:
+    with tracing() as trace:
+        problem = answer_violation(snapshot, action, DecisionType.RIHANI_EXCHANGE.value)
+        if problem is not None:
+            return illegal(snapshot, [problem], trace, context)
+        state = NextSnapshot(snapshot)
+        record = _record(state.wire)
+        faction = str(record["player"])
+        new, old = str(action.fields["new_card"]), str(action.fields["old_card"])
+        other = next(c for c in record["drawn"] if c != new) if record["drawn"].count(new) == 1 else new
+        key = "face_dancers" if faction == TLEILAXU else "traitors"
+        held = state.wire["factions"][faction][key]
+        held[held.index(old)] = new
+        exchange_pool(snapshot.to_dict(), faction, None)
+        deck = [*state.wire["traitor_deck"], old, other]
+        _deck_random(snapshot.seed, snapshot.turn, deck, "rihani-return").shuffle(deck)
+        state.wire["traitor_deck"] = deck
+        state.event("traitor-returned", "skills.rihani.exchange", faction=faction, card=old)
+        state.event("traitor-kept", "skills.rihani.exchange", faction=faction, card=new, visible_to=[faction])
+        record["drawn"] = []
+        _after_rihani(snapshot, state)
+        return finish(snapshot, state, {"battle": {"rihani": {"returned": old}}}, trace, context)
+
+
+HANDLERS[ActionType.CHOOSE_SPICE_PILE] = choose_spice_pile
+HANDLERS[ActionType.RIHANI_DRAW] = rihani_draw
+HANDLERS[ActionType.RIHANI_DECLINE] = rihani_decline
+HANDLERS[ActionType.RIHANI_KEEP] = rihani_keep
+register_decision(DecisionType.SANDMASTER_PILE.value, pile_options, self_contained=True)
+register_decision(DecisionType.RIHANI_DRAW_OFFER.value, draw_options, self_contained=True)
+register_decision(DecisionType.RIHANI_EXCHANGE.value, exchange_options, self_contained=True)
+STEP_DECISIONS[DecisionType.SANDMASTER_PILE.value] = _pile_decision
+STEP_DECISIONS[DecisionType.RIHANI_DRAW_OFFER.value] = _draw_decision
+STEP_DECISIONS[DecisionType.RIHANI_EXCHANGE.value] = _exchange_decision
