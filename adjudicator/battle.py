@@ -566,6 +566,7 @@ def apply_resolution(
             state.event("kwisatz-haderach-killed", "battle.explosion.lasgun-shield")
 
     steps: list[str] = []
+    skill_records: dict[str, dict[str, Any] | None] = {}
     if res.winner is not None:
         winner_plan = battle.plans[res.winner]
         decided_by_traitor = res.result is BattleResult.SINGLE_TRAITOR
@@ -587,14 +588,12 @@ def apply_resolution(
             steps.append(DecisionType.WINNER_CARDS.value)
         # the winner's skills, before Moritani's retention, the capture and a Face Dancer
         winner_side = sides[res.winner]
-        sandmaster = selected_skill(snapshot, winner_plan) == SANDMASTER
-        if (
-            sandmaster
-            and battle_effect_applies(_survives(winner_side))
-            and sandmaster_step(snapshot, state, res.winner, territory, context)
-        ):
-            steps.append(DecisionType.SANDMASTER_PILE.value)
-        if rihani_step(snapshot, state, res.winner, winner_plan, _survives(winner_side), context):
+        if selected_skill(snapshot, winner_plan) == SANDMASTER and battle_effect_applies(_survives(winner_side)):
+            skill_records["sandmaster"] = sandmaster_step(snapshot, state, res.winner, territory, context)
+            if skill_records["sandmaster"] is not None:
+                steps.append(DecisionType.SANDMASTER_PILE.value)
+        skill_records["rihani"] = rihani_step(snapshot, state, res.winner, winner_plan, _survives(winner_side), context)
+        if skill_records["rihani"] is not None:
             steps.append(DecisionType.RIHANI_DRAW_OFFER.value)
 
     survivors = [
@@ -654,6 +653,9 @@ def apply_resolution(
         "capture": captive,
         "retention": retention,
     }
+    for key, record in skill_records.items():
+        if record is not None:
+            state.wire["battle"]["resolution"][key] = record
     if duke_drawable or unused_drawable:
         state.wire["battle"]["resolution"]["duke_in_capture_pool"] = True
     if face_dancer_step(state.wire):

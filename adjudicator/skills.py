@@ -184,33 +184,32 @@ def pile_choice(choice: str) -> str:
     return choice
 
 
-def sandmaster_step(snapshot: Snapshot, state: NextSnapshot, winner: str, territory: str, context: Context) -> bool:
-    """Apply a winning Sandmaster's battle effect; True when the winner must pick the pile."""
+def sandmaster_step(
+    snapshot: Snapshot, state: NextSnapshot, winner: str, territory: str, context: Context
+) -> dict[str, Any] | None:
+    """Apply a winning Sandmaster's battle effect; the record of the choice when the winner must pick
+    the pile."""
     piles = sandmaster_piles(state.wire, territory)
     if not piles:
         state.event("spice-not-added", "skills.sandmaster", territory=territory, reason="no spice in the territory")
-        return False
+        return None
     if len(piles) == 1:
         add_spice(state, territory, piles[0]["sector"])
-        return False
+        return None
     chosen = context.interpretations.get(PILES_QUESTION)
     if chosen is None:
         raise InterpretationNeeded(PILES_QUESTION, ("winner-chooses", "largest-pile", "no-addition"))
     choice = pile_choice(chosen)
     if choice == "no-addition":
         state.event("spice-not-added", "skills.sandmaster.several-piles", territory=territory, reason="several piles")
-        return False
+        return None
     if choice == "largest-pile":
         top = max(p["amount"] for p in piles)
         piles = [p for p in piles if p["amount"] == top]
         if len(piles) == 1:
             add_spice(state, territory, piles[0]["sector"])
-            return False
-    state.wire["battle"]["resolution"]["sandmaster"] = {
-        "player": winner,
-        "sectors": sorted(p["sector"] for p in piles),
-    }
-    return True
+            return None
+    return {"player": winner, "sectors": sorted(p["sector"] for p in piles)}
 
 
 def _pile_decision(wire: dict[str, Any]) -> dict[str, Any]:
@@ -314,18 +313,18 @@ def rihani_needs_deck(snapshot: Snapshot, factions: tuple[str, str], plans: Mapp
 
 def rihani_step(
     snapshot: Snapshot, state: NextSnapshot, winner: str, plan: Plan, survived: bool, context: Context
-) -> bool:
-    """Apply a win's Rihani effects; True when the winner is offered the draw."""
+) -> dict[str, Any] | None:
+    """Apply a win's Rihani effects; the exchange record when the winner is offered the draw."""
     skill = selected_skill(snapshot, plan)
     selected = skill == RIHANI and battle_effect_applies(survived)
     leader = catalog().leaders.get(plan.leader or "")
     native = leader is not None and leader.faction == winner
     trainer = RIHANI in face_up_skills(snapshot, winner, plan.leader)
     if not selected and not trainer:
-        return False
+        return None
     bands = rihani_bands(native or not selected, selected, trainer)
     if not bands:
-        return False
+        return None
     battle = snapshot.battle
     assert battle is not None
     loser_leader = next((p.leader for f, p in battle.plans.items() if f != winner), None)
@@ -341,14 +340,8 @@ def rihani_step(
     if "battle" in bands and not pool:
         state.event("traitor-draw-unavailable", "skills.rihani.exchange", faction=winner)
     if not pool:
-        return False
-    state.wire["battle"]["resolution"]["rihani"] = {
-        "player": winner,
-        "eligible": pool,
-        "drawn": [],
-        "inspect_after": "normal" in bands and not normal_first,
-    }
-    return True
+        return None
+    return {"player": winner, "eligible": pool, "drawn": [], "inspect_after": "normal" in bands and not normal_first}
 
 
 def _record(wire: dict[str, Any]) -> dict[str, Any]:

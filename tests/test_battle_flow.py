@@ -234,3 +234,103 @@ def test_face_dancer_resumes_after_retention_karama_and_capture(client: FlaskCli
         "forces-to-reserves",
         "forces-placed",
     ]
+
+
+def test_rihani_waits_through_casualties_and_winner_cleanup(client: FlaskClient) -> None:
+    """An Emperor Rihani win with a casualty choice and cards to keep: the inspection happens once at
+    resolution, the Traitor deck keeps its order through the casualties and the card choice, and the
+    exchange then draws its top two cards."""
+    snapshot = base_snapshot("skills-duel")
+    snapshot["factions"]["emperor"]["leaders"] = {
+        "hasimir-fenring": {"status": "available", "skill": "rihani-decipherer", "skill_face_up": False}
+    }
+    snapshot["factions"]["emperor"]["reserves"] = {"regular": 10, "elite": 2}
+    snapshot["forces"] = [
+        {"faction": "atreides", "territory": "arrakeen", "sector": 9, "regular": 10, "elite": 0},
+        {"faction": "emperor", "territory": "arrakeen", "sector": 9, "regular": 5, "elite": 3},
+    ]
+    snapshot["storm_order"] = ["atreides", "emperor", "harkonnen"]
+    snapshot["battle"]["defender"] = "emperor"
+    del snapshot["battle"]["plans"]["harkonnen"]
+    snapshot["battle"]["plans"]["emperor"] = {
+        "leader": "hasimir-fenring",
+        "cheap_hero": None,
+        "dial": 3,
+        "weapon": "crysknife",
+        "defense": "shield",
+        "spice": 0,
+        "kwisatz_haderach": False,
+    }
+    cards = _cards(snapshot)
+
+    def step(current: dict[str, Any], action: dict[str, Any]) -> dict[str, Any]:
+        answer: dict[str, Any] = client.post("/v1/rulings", json={"snapshot": current, "action": action}).get_json()
+        assert answer["status"] == "resolved", answer.get("violations")
+        assert _cards(answer["outcome"]["snapshot"]) == cards
+        return answer
+
+    answer = step(snapshot, {"type": "resolve-battle"})
+    resolved = answer["outcome"]["snapshot"]
+    assert resolved["battle"]["resolution"]["steps"] == ["battle-casualties", "winner-cards", "rihani-draw-offer"]
+    assert [e["type"] for e in answer["outcome"]["events"]].count("traitor-deck-inspected") == 1
+    deck = resolved["traitor_deck"]
+
+    answer = step(resolved, answer["next"]["options"][0])  # casualties
+    assert answer["outcome"]["snapshot"]["traitor_deck"] == deck
+    answer = step(answer["outcome"]["snapshot"], answer["next"]["options"][0])  # the cards it keeps
+    after_cleanup = answer["outcome"]["snapshot"]
+    assert after_cleanup["traitor_deck"] == deck
+    assert answer["next"]["decision"]["type"] == "rihani-draw-offer"
+    assert "traitor-deck-inspected" not in [e["type"] for e in answer["outcome"]["events"]]
+
+    answer = step(after_cleanup, {"type": "rihani-draw", "player": "emperor"})
+    assert answer["next"]["decision"]["drawn"] == deck[:2]
+    keep = answer["next"]["options"][0]
+    answer = step(answer["outcome"]["snapshot"], keep)
+    final = answer["outcome"]["snapshot"]
+    assert final["battle"] is None
+    assert keep["new_card"] in final["factions"]["emperor"]["traitors"]
+    assert sorted(final["traitor_deck"]) == sorted(
+        [*deck[2:], keep["old_card"], deck[1 - deck.index(keep["new_card"])]]
+    )
+
+
+def test_tleilaxu_rihani_exchanges_a_face_dancer(client: FlaskClient) -> None:
+    """A Tleilaxu Rihani keeps a drawn card as a Face Dancer in place of an unrevealed one."""
+    snapshot = base_snapshot("skills-duel")
+    snapshot["storm_order"].append("tleilaxu")
+    snapshot["factions"]["tleilaxu"] = {
+        "spice": 5,
+        "reserves": {"regular": 12, "elite": 0},
+        "tanks": {"regular": 0, "elite": 0},
+        "hand": [],
+        "traitors": [],
+        "leaders": {"hidar-fen-ajidica": {"status": "available", "skill": "rihani-decipherer", "skill_face_up": False}},
+        "ally": None,
+        "face_dancers": ["thufir-hawat", "feyd-rautha", "master-zaaf"],
+    }
+    snapshot["forces"] = [
+        {"faction": "atreides", "territory": "arrakeen", "sector": 9, "regular": 10, "elite": 0},
+        {"faction": "tleilaxu", "territory": "arrakeen", "sector": 9, "regular": 8, "elite": 0},
+        {"faction": "harkonnen", "territory": "carthag", "sector": 10, "regular": 8, "elite": 0},
+    ]
+    snapshot["battle"]["defender"] = "tleilaxu"
+    plan = snapshot["battle"]["plans"].pop("harkonnen")
+    snapshot["battle"]["plans"]["tleilaxu"] = {**plan, "leader": "hidar-fen-ajidica", "dial": 6}
+
+    def rule(current: dict[str, Any], action: dict[str, Any]) -> dict[str, Any]:
+        answer: dict[str, Any] = client.post("/v1/rulings", json={"snapshot": current, "action": action}).get_json()
+        assert answer["status"] == "resolved", answer.get("violations")
+        return answer
+
+    answer = rule(snapshot, {"type": "resolve-battle"})
+    answer = rule(answer["outcome"]["snapshot"], {"type": "rihani-draw", "player": "tleilaxu"})
+    drawn = answer["next"]["decision"]["drawn"]
+    answer = rule(
+        answer["outcome"]["snapshot"],
+        {"type": "rihani-keep", "player": "tleilaxu", "new_card": drawn[0], "old_card": "feyd-rautha"},
+    )
+    tleilaxu = answer["outcome"]["snapshot"]["factions"]["tleilaxu"]
+    assert tleilaxu["face_dancers"] == ["thufir-hawat", drawn[0], "master-zaaf"]
+    assert tleilaxu["traitors"] == []
+    assert "feyd-rautha" in answer["outcome"]["snapshot"]["traitor_deck"]
