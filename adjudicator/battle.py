@@ -55,6 +55,7 @@ from .skills import (
     sandmaster_step,
     selected_skill,
     skill_lines,
+    skills_on,
 )
 from .snapshot import Battle, Plan, Snapshot, halves_to_number
 from .tleilaxu import face_dancer_step
@@ -90,6 +91,9 @@ def _choice(context: Context, question_id: str) -> str:
 # --- the pure resolution ------------------------------------------------------------------------
 
 
+QuoteLine = tuple[int, dict[str, Any]]  # half-points, and the line as the answer shows it
+
+
 @dataclass
 class Side:
     faction: str
@@ -111,7 +115,7 @@ class Resolution:
     sides: dict[str, Side] = field(default_factory=dict)
     artillery: bool = False
     used_cards: list[str] = field(default_factory=list)
-    quote: dict[str, list[dict[str, Any]]] = field(default_factory=dict)  # lines per side, half-points
+    quote: dict[str, list[dict[str, Any]]] = field(default_factory=dict)  # each side's lines, as answered
     traitor: str | None = None  # the betrayed leader, single traitor
     explosion: bool = False  # every force and all spice in the territory are destroyed
 
@@ -251,25 +255,32 @@ def _survives(side: Side) -> bool:
 
 
 @rule("battle.strength.total")
-def strength_lines(side: Side, artillery: bool, kh_under_artillery: str) -> list[dict[str, Any]]:
+def strength_lines(side: Side, artillery: bool, kh_under_artillery: str) -> list[QuoteLine]:
     """A side's total is its dial plus its leader's strength if the leader survives (one quote line
-    each, in half-points)."""
+    each: half-points, and the line as the answer shows it)."""
     survives = _survives(side)
-    lines: list[dict[str, Any]] = [{"part": "dial", "halves": side.plan.dial_halves, "rule": "battle.strength.total"}]
+    dial = side.plan.dial_halves
+    lines: list[QuoteLine] = [
+        (dial, {"part": "dial", "value": halves_to_number(dial), "rule": "battle.strength.total"})
+    ]
     if side.plan.leader is not None or side.plan.cheap_hero is not None:
         leader = side.leader_halves if survives and not artillery else 0
-        lines.append(
-            {
-                "part": "leader",
-                "leader": side.plan.leader or side.plan.cheap_hero,
-                "halves": leader,
-                "rule": "battle.weapon.artillery-strike" if artillery and survives else "battle.strength.total",
-            }
-        )
+        line = {
+            "part": "leader",
+            "leader": side.plan.leader or side.plan.cheap_hero,
+            "value": halves_to_number(leader),
+            "rule": "battle.weapon.artillery-strike" if artillery and survives else "battle.strength.total",
+        }
+        lines.append((leader, line))
     if side.plan.kwisatz_haderach and survives:
         counts = not artillery or kwisatz_haderach_under_artillery(kh_under_artillery)
         bonus = kwisatz_haderach_bonus() if counts else 0
-        lines.append({"part": "kwisatz-haderach", "halves": bonus, "rule": "battle.strength.kwisatz-haderach"})
+        kh_line = {
+            "part": "kwisatz-haderach",
+            "value": halves_to_number(bonus),
+            "rule": "battle.strength.kwisatz-haderach",
+        }
+        lines.append((bonus, kh_line))
     return lines
 
 
@@ -336,13 +347,13 @@ def resolve(snapshot: Snapshot, battle: Battle, context: Context) -> Resolution:
     chemistry_protects = _choice(context, TOOTH_QUESTION) == "chemistry-protects"
     artillery = _kill_leaders(sides[aggressor], sides[defender], chemistry_protects)
     kh_choice = _choice(context, KH_ARTILLERY_QUESTION)
-    quote = {f: strength_lines(s, artillery, kh_choice) for f, s in sides.items()}
-    skilled = skill_lines(
-        snapshot, plans, {f: _survives(s) for f, s in sides.items()}, artillery, context.interpretations
-    )
-    for faction, lines in skilled.items():
-        quote[faction] += lines
-    totals = {f: sum(line["halves"] for line in lines) for f, lines in quote.items()}
+    lines = {f: strength_lines(s, artillery, kh_choice) for f, s in sides.items()}
+    if skills_on(snapshot):
+        survivors = {f: _survives(s) for f, s in sides.items()}
+        for faction, extra in skill_lines(snapshot, plans, survivors, artillery, context.interpretations).items():
+            lines[faction] += extra
+    totals = {f: sum(halves for halves, _ in side_lines) for f, side_lines in lines.items()}
+    quote = {f: [line for _, line in side_lines] for f, side_lines in lines.items()}
     winner, loser = higher_total_wins(aggressor, defender, totals)
     used = [
         s.plan.weapon
@@ -473,13 +484,7 @@ def _summary(
         "loser": res.loser,
         "territory": battle.territory,
         "totals": {f: halves_to_number(t) for f, t in res.totals.items()},
-        "quote": {
-            f: [
-                {**{k: v for k, v in line.items() if k != "halves"}, "value": halves_to_number(line["halves"])}
-                for line in lines
-            ]
-            for f, lines in res.quote.items()
-        },
+        "quote": res.quote,
         "leaders_killed": killed,
         "spice_awarded": paid,
         "forces_lost": lost,
@@ -587,14 +592,17 @@ def apply_resolution(
         if remaining:
             steps.append(DecisionType.WINNER_CARDS.value)
         # the winner's skills, before Moritani's retention, the capture and a Face Dancer
-        winner_side = sides[res.winner]
-        if selected_skill(snapshot, winner_plan) == SANDMASTER and battle_effect_applies(_survives(winner_side)):
-            skill_records["sandmaster"] = sandmaster_step(snapshot, state, res.winner, territory, context)
-            if skill_records["sandmaster"] is not None:
-                steps.append(DecisionType.SANDMASTER_PILE.value)
-        skill_records["rihani"] = rihani_step(snapshot, state, res.winner, winner_plan, _survives(winner_side), context)
-        if skill_records["rihani"] is not None:
-            steps.append(DecisionType.RIHANI_DRAW_OFFER.value)
+        if skills_on(snapshot):
+            winner_side = sides[res.winner]
+            if selected_skill(snapshot, winner_plan) == SANDMASTER and battle_effect_applies(_survives(winner_side)):
+                skill_records["sandmaster"] = sandmaster_step(snapshot, state, res.winner, territory, context)
+                if skill_records["sandmaster"] is not None:
+                    steps.append(DecisionType.SANDMASTER_PILE.value)
+            skill_records["rihani"] = rihani_step(
+                snapshot, state, res.winner, winner_plan, _survives(winner_side), context
+            )
+            if skill_records["rihani"] is not None:
+                steps.append(DecisionType.RIHANI_DRAW_OFFER.value)
 
     survivors = [
         s.plan.leader
@@ -806,7 +814,7 @@ def unmodelled_compositions(
             )
         if plan.leader == "auditor":
             missing.append(("the Auditor's inspection after the battle", f"/snapshot/battle/plans/{faction}/leader"))
-    for faction in combatants:
+    for faction in combatants if skills_on(snapshot) else ():
         for skill, leader_id in face_up_skills(snapshot, faction, battle.plans[faction].leader).items():
             if skill in UNMODELLED_NORMAL_IN_BATTLE or skill in UNMODELLED_NORMAL_AFTER_WIN:
                 missing.append(
@@ -958,8 +966,10 @@ def resolve_battle(snapshot: Snapshot, action: Action, context: Context) -> Adju
             snapshot, battle, context.interpretations
         )
         violations += broken_loan_violations(snapshot, battle, context)
-        if snapshot.traitor_deck is None and rihani_needs_deck(
-            snapshot, (battle.aggressor, battle.defender), battle.plans
+        if (
+            snapshot.traitor_deck is None
+            and skills_on(snapshot)
+            and rihani_needs_deck(snapshot, (battle.aggressor, battle.defender), battle.plans)
         ):
             violations.append(
                 Violation(

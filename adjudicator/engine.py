@@ -119,8 +119,12 @@ def adjudicate(
         if not get_question(question).choice(choice).implemented  # type: ignore[union-attr]
     ]
     handler = HANDLERS.get(action.type)
-    with tracing() as guarded:
-        hidden = private_answer_violations(snapshot.pending, action.player, viewer)
+    hidden: list[Violation] = []
+    guarded: list[str] = []
+    if viewer is not None and snapshot.pending is not None:
+        with tracing() as trace_of_guard:
+            hidden = private_answer_violations(snapshot.pending, action.player, viewer)
+        guarded = list(trace_of_guard)
     if unimplemented or hidden:
         with tracing() as trace:
             decision, options = _decision_options(snapshot)

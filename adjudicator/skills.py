@@ -26,7 +26,7 @@ from .catalog import catalog
 from .engine import HANDLERS, Action, Context, register_decision
 from .registers import get_question, implements, rule, tracing
 from .results import Adjudication
-from .snapshot import Decision, LeaderState, Plan, Snapshot
+from .snapshot import Decision, LeaderState, Plan, Snapshot, halves_to_number
 from .vocabulary import ActionType, DecisionType, FactionId, LeaderStatus, TerritoryType
 
 SKILLS_VARIANT = "leader-skills"
@@ -131,9 +131,10 @@ def skill_lines(
     survivors: Mapping[str, bool],
     artillery: bool,
     interpretations: Mapping[str, str],
-) -> dict[str, list[dict[str, Any]]]:
-    """Each side's skill lines for the battle quote: `{part: skill, skill, halves, rule}`."""
-    lines: dict[str, list[dict[str, Any]]] = {f: [] for f in plans}
+) -> dict[str, list[tuple[int, dict[str, Any]]]]:
+    """Each side's skill lines for the battle quote: half-points, and `{part: skill, skill, value, rule}`."""
+    lines: dict[str, list[tuple[int, dict[str, Any]]]] = {f: [] for f in plans}
+    line: dict[str, Any]
     factions = list(plans)
     for faction in factions:
         opponent = factions[1] if faction == factions[0] else factions[0]
@@ -143,19 +144,19 @@ def skill_lines(
         if skill == MENTAT:
             choice = interpretations.get(ARTILLERY_QUESTION) or str(get_question(ARTILLERY_QUESTION).default)
             halves = mentat_bonus_halves(artillery, choice)
-            lines[faction].append({"part": "skill", "skill": MENTAT, "halves": halves, "rule": "skills.mentat"})
+            line = {"part": "skill", "skill": MENTAT, "value": halves_to_number(halves), "rule": "skills.mentat"}
+            lines[faction].append((halves, line))
         else:
             halves, held = bureaucrat_penalty(snapshot, opponent)
-            lines[opponent].append(
-                {
-                    "part": "skill",
-                    "skill": BUREAUCRAT,
-                    "halves": halves,
-                    "rule": "skills.bureaucrat",
-                    "by": faction,
-                    "strongholds": held,
-                }
-            )
+            line = {
+                "part": "skill",
+                "skill": BUREAUCRAT,
+                "value": halves_to_number(halves),
+                "rule": "skills.bureaucrat",
+                "by": faction,
+                "strongholds": held,
+            }
+            lines[opponent].append((halves, line))
     return lines
 
 
