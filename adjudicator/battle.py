@@ -46,6 +46,7 @@ from .results import Adjudication, Alternative, Violation
 from .skills import (
     MODELLED_BATTLE_SKILLS,
     SANDMASTER,
+    UNMODELLED_NORMAL_ADVANCED,
     UNMODELLED_NORMAL_AFTER_WIN,
     UNMODELLED_NORMAL_IN_BATTLE,
     battle_effect_applies,
@@ -816,7 +817,8 @@ def unmodelled_compositions(
             missing.append(("the Auditor's inspection after the battle", f"/snapshot/battle/plans/{faction}/leader"))
     for faction in combatants if skills_on(snapshot) else ():
         for skill, leader_id in face_up_skills(snapshot, faction, battle.plans[faction].leader).items():
-            if skill in UNMODELLED_NORMAL_IN_BATTLE or skill in UNMODELLED_NORMAL_AFTER_WIN:
+            advanced_only = skill in UNMODELLED_NORMAL_ADVANCED and rs.advanced
+            if skill in UNMODELLED_NORMAL_IN_BATTLE or skill in UNMODELLED_NORMAL_AFTER_WIN or advanced_only:
                 missing.append(
                     (f"the face-up {skill} skill ({leader_id})", f"/snapshot/factions/{faction}/leaders/{leader_id}")
                 )

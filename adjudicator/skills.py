@@ -40,6 +40,8 @@ UNMODELLED_NORMAL_IN_BATTLE = frozenset(
     {"warmaster", "master-of-assassins", "swordmaster-of-ginaz", "killer-medic", "prana-bindu-adept", "diplomat"}
 )
 UNMODELLED_NORMAL_AFTER_WIN = frozenset({"suk-graduate"})
+# advanced only: support paid to the bank can trigger it
+UNMODELLED_NORMAL_ADVANCED = frozenset({"spice-banker"})
 SANDMASTER_SPICE = 3
 TLEILAXU = FactionId.TLEILAXU.value
 
@@ -102,9 +104,16 @@ def battle_effect_applies(survives: bool) -> bool:
 def mentat_bonus_halves(artillery: bool, choice: str) -> int:
     """A surviving Mentat adds 2 to its side's total; its printed strength (bounty, Zoal's copy) stays as
     printed. Under an Artillery Strike the bonus follows question mentat-artillery."""
-    if artillery and choice == "bonus-zeroed":
+    if artillery and not mentat_bonus_under_artillery(choice):
         return 0
     return 4
+
+
+@rule("skills.mentat.artillery")
+def mentat_bonus_under_artillery(choice: str) -> bool:
+    """Whether a shielded Mentat's +2 counts under an Artillery Strike follows question mentat-artillery
+    (default: it counts)."""
+    return choice == "bonus-counts"
 
 
 @rule("skills.bureaucrat")
@@ -320,7 +329,8 @@ def rihani_step(
     selected = skill == RIHANI and battle_effect_applies(survived)
     leader = catalog().leaders.get(plan.leader or "")
     native = leader is not None and leader.faction == winner
-    trainer = RIHANI in face_up_skills(snapshot, winner, plan.leader)
+    # "a victory using another leader": a Cheap Hero win brings the trainer nothing
+    trainer = plan.leader is not None and RIHANI in face_up_skills(snapshot, winner, plan.leader)
     if not selected and not trainer:
         return None
     bands = rihani_bands(native or not selected, selected, trainer)
@@ -333,7 +343,7 @@ def rihani_step(
     pool = exchange_pool(state.wire, winner, called_now) if "battle" in bands else []
     normal_first = (
         band_order(context.interpretations.get(BAND_QUESTION) or str(get_question(BAND_QUESTION).default))
-        if len(bands) == 2
+        if len(bands) == 2 and pool
         else True
     )
     if "normal" in bands and (normal_first or not pool):
@@ -387,6 +397,7 @@ def exchange_options(snapshot: Snapshot, decision: Decision) -> list[dict[str, A
 def _after_rihani(snapshot: Snapshot, state: NextSnapshot) -> None:
     record = _record(state.wire)
     if record.get("inspect_after"):
+        band_order("lower-first")  # the reading that deferred the inspection carries over
         inspect_traitor_deck(state, record["player"], snapshot.seed, snapshot.turn)
     del state.wire["battle"]["resolution"]["rihani"]
     state.wire["battle"]["resolution"]["steps"].pop(0)
@@ -401,7 +412,7 @@ def rihani_draw(snapshot: Snapshot, action: Action, context: Context) -> Adjudic
         record = _record(state.wire)
         deck = state.wire["traitor_deck"]
         record["drawn"], state.wire["traitor_deck"] = deck[:2], deck[2:]
-        exchange_pool(snapshot.to_dict(), record["player"], None)
+        exchange_pool(state.wire, record["player"], None)
         state.event("traitor-cards-drawn", "skills.rihani.exchange", faction=record["player"], count=2)
         state.event(
             "traitor-cards-seen",
@@ -420,6 +431,7 @@ def rihani_decline(snapshot: Snapshot, action: Action, context: Context) -> Adju
         if problem is not None:
             return illegal(snapshot, [problem], trace, context)
         state = NextSnapshot(snapshot)
+        exchange_pool(state.wire, str(action.player), None)
         state.event("traitor-draw-declined", "skills.rihani.exchange", faction=action.player)
         _after_rihani(snapshot, state)
         return finish(snapshot, state, {"battle": {"rihani": {"drawn": 0}}}, trace, context)
@@ -438,7 +450,7 @@ def rihani_keep(snapshot: Snapshot, action: Action, context: Context) -> Adjudic
         key = "face_dancers" if faction == TLEILAXU else "traitors"
         held = state.wire["factions"][faction][key]
         held[held.index(old)] = new
-        exchange_pool(snapshot.to_dict(), faction, None)
+        exchange_pool(state.wire, faction, None)
         deck = [*state.wire["traitor_deck"], old, other]
         _deck_random(snapshot.seed, snapshot.turn, deck, "rihani-return").shuffle(deck)
         state.wire["traitor_deck"] = deck

@@ -23,6 +23,12 @@ _DUKE = "duke-vidal"
 _TRAITORS_KEPT = {FactionId.HARKONNEN.value: 4, FactionId.TLEILAXU.value: 0}
 _AUDITOR = "auditor"
 FACE_DANCERS_HELD = 3
+# skill decision -> the battle resolution's record it answers
+_SKILL_STEPS: dict[str, str] = {
+    DecisionType.SANDMASTER_PILE.value: "sandmaster",
+    DecisionType.RIHANI_DRAW_OFFER.value: "rihani",
+    DecisionType.RIHANI_EXCHANGE.value: "rihani",
+}
 
 
 def pointer(*tokens: object) -> str:
@@ -632,6 +638,102 @@ class _Checker:
             self.battle_cleanup_decision()
         elif decision.type == DecisionType.FACE_DANCER_REVEAL:
             self.face_dancer_decision()
+        elif decision.type in _SKILL_STEPS:
+            self.skill_decision()
+
+    def skill_decision(self) -> None:
+        """A Sandmaster or Rihani decision answers the resolved battle's next step, with its record."""
+        decision = self.s.pending
+        battle = self.s.battle
+        assert decision is not None
+        resolution = battle.resolution if battle is not None else None
+        steps = list(resolution.get("steps", ())) if resolution is not None else []
+        if battle is None or resolution is None or not steps or steps[0] != decision.type:
+            self.add("decision-out-of-step", f"no resolved battle is waiting for {decision.type}", "pending", "type")
+            return
+        record = resolution.get(_SKILL_STEPS[decision.type]) or {}
+        if decision.player != resolution.get("winner"):
+            self.add("wrong-decider", "the battle's winner makes this decision", "pending", "player")
+        keys: tuple[str, ...] = ("sectors",) if decision.type == DecisionType.SANDMASTER_PILE else ("eligible",)
+        if decision.type == DecisionType.RIHANI_EXCHANGE:
+            keys = ("eligible", "drawn")
+        for key in keys:
+            if list(decision.get(key) or ()) != list(record.get(key) or ()):
+                self.add("decision-mismatch", f"'{key}' must be the battle record's", "pending", key)
+        if decision.type == DecisionType.SANDMASTER_PILE and decision.get("territory") != battle.territory:
+            self.add("decision-mismatch", f"'territory' must be {battle.territory!r}", "pending", "territory")
+
+    def skill_records(self) -> None:
+        """The battle's Sandmaster and Rihani records exist exactly while their steps remain, and hold what
+        the rules allow: positive piles of the battle territory; unused Traitor cards (Tleilaxu: unrevealed
+        Face Dancers) of the winner; no card drawn before the draw, two after it, from a known deck."""
+        battle = self.s.battle
+        resolution = battle.resolution if battle is not None else None
+        if battle is None or resolution is None:
+            return
+        steps = list(resolution.get("steps", ()))
+        winner = resolution.get("winner")
+        where = ("battle", "resolution")
+        for step, key in (
+            (DecisionType.SANDMASTER_PILE, "sandmaster"),
+            (DecisionType.RIHANI_DRAW_OFFER, "rihani"),
+        ):
+            wanted = step in steps or (key == "rihani" and DecisionType.RIHANI_EXCHANGE in steps)
+            record = resolution.get(key)
+            if wanted != (record is not None):
+                self.add(
+                    "record-out-of-step",
+                    f"resolution.{key} is kept exactly while its decision is among the steps",
+                    *where,
+                    key,
+                )
+                continue
+            if record is None:
+                continue
+            if record.get("player") != winner:
+                self.add("wrong-decider", "the record belongs to the battle's winner", *where, key, "player")
+                continue
+            if key == "sandmaster":
+                piles = {p.sector for p in self.s.board_spice if p.territory == battle.territory and p.amount > 0}
+                sectors = list(record.get("sectors") or ())
+                if len(sectors) < 2 or len(set(sectors)) != len(sectors) or not set(sectors) <= piles:
+                    self.add(
+                        "decision-mismatch",
+                        "the Sandmaster chooses between two or more spice piles of the battle territory",
+                        *where,
+                        key,
+                        "sectors",
+                    )
+                continue
+            faction = self.s.factions.get(str(winner))
+            if faction is None:
+                continue
+            held = (
+                set(faction.face_dancers)
+                if winner == FactionId.TLEILAXU
+                else set(faction.traitors) - set(faction.called_traitors)
+            )
+            eligible = list(record.get("eligible") or ())
+            if not eligible or not set(eligible) <= held:
+                self.add(
+                    "decision-mismatch",
+                    "the cards that may go back are unused Traitor cards (Tleilaxu: unrevealed Face Dancers) "
+                    "the winner holds",
+                    *where,
+                    key,
+                    "eligible",
+                )
+            drawn = list(record.get("drawn") or ())
+            deck = self.s.traitor_deck
+            if DecisionType.RIHANI_EXCHANGE in steps:
+                if len(drawn) != 2:
+                    self.add("decision-mismatch", "an exchange holds the two cards drawn", *where, key, "drawn")
+            elif drawn:
+                self.add("decision-mismatch", "nothing is drawn before the draw", *where, key, "drawn")
+            elif deck is None or len(deck) < 2:
+                self.add("traitor-deck-required", "the draw needs two cards in the Traitor deck", "traitor_deck")
+            if deck is None and drawn:
+                self.add("traitor-deck-required", "the exchange returns cards to the Traitor deck", "traitor_deck")
 
     def face_dancer_decision(self) -> None:
         decision = self.s.pending
@@ -928,6 +1030,7 @@ def snapshot_problems(snapshot: Snapshot, root: str = "/snapshot") -> list[Probl
     checker.face_dancers()
     checker.battle()
     checker.pending()
+    checker.skill_records()
     return checker.problems
 
 

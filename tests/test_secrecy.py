@@ -120,3 +120,26 @@ def test_rulings_with_a_viewer_leak_no_hand(client: FlaskClient, three_factions:
     request = {"snapshot": three_factions, "action": {"type": "resolve-battle"}, "viewer": "moritani"}
     body = client.post("/v1/rulings", json=request).get_json()
     assert string_values(body) & hidden_from(three_factions, "moritani") == set()
+
+
+def test_a_private_event_keeps_only_what_happened_for_other_viewers() -> None:
+    from adjudicator.secrecy import redact_event
+
+    event = {
+        "type": "traitor-kept",
+        "faction": "harkonnen",
+        "card": "captain-iakin-nefud",
+        "visible_to": ["harkonnen"],
+        "rule": "skills.rihani.exchange",
+    }
+    assert redact_event(event, "harkonnen") == event
+    hidden = redact_event(event, "atreides")
+    assert hidden == {
+        "type": "traitor-kept",
+        "faction": "harkonnen",
+        "visible_to": ["harkonnen"],
+        "rule": "skills.rihani.exchange",
+        "redacted": True,
+    }
+    public = {"type": "traitor-returned", "faction": "harkonnen", "card": "bashar", "rule": "skills.rihani.exchange"}
+    assert redact_event(public, "atreides") == public
