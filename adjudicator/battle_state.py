@@ -72,7 +72,7 @@ class NextSnapshot:
         # battle cards discarded in this step, one batch per discarding faction (for Semuta Drug)
         self.batches: dict[str, list[str]] = {}
 
-    def event(self, kind: str, rule_id: str, **data: Any) -> None:
+    def event(self, kind: str, rule_id: str, /, **data: Any) -> None:
         self.events.append({"type": kind, **data, "rule": rule_id})
 
     # forces

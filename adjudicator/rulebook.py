@@ -9,6 +9,7 @@ from . import (  # noqa: F401
     choam,
     duke_vidal,
     ecaz,
+    extortion,
     harkonnen,
     moritani,
     moritani_retention,

@@ -39,6 +39,21 @@ def redact_face_dancers(wire: dict[str, Any], viewer: str | None, redacted: list
                 redacted.append(f"/snapshot/factions/{fid}/face_dancers")
 
 
+@rule("secrecy.terror")
+def redact_terror(wire: dict[str, Any], viewer: str | None, redacted: list[str]) -> None:
+    """Moritani's Terror tokens lie face down: other factions see where they are and how many remain in
+    its supply, not which is which; a revealed token (out of play) is public."""
+    if viewer == "moritani":
+        return
+    terror = wire["terror"]
+    terror["supply_count"] = len(terror["supply"])
+    terror["supply"] = None
+    redacted.append("/snapshot/terror/supply")
+    for i, token in enumerate(terror["placed"]):
+        token["kind"] = None
+        redacted.append(f"/snapshot/terror/placed/{i}/kind")
+
+
 @rule("secrecy.face-down-skills")
 def redact_face_down_skills(wire: dict[str, Any], viewer: str | None, redacted: list[str]) -> None:
     """A leader skill card that is face down is known only to its faction."""
@@ -75,6 +90,9 @@ _PRIVATE_DECISION_KEYS = {
     # the decision itself is public; its options show whether the winner's leader is a Face Dancer
     "face-dancer-reveal": (),
     "rihani-draw-offer": ("eligible",),
+    # the options show Moritani's hidden supply, or whether the payer holds 3 spice
+    "terror-placement": (),
+    "extortion-payment": (),
     "rihani-exchange": ("drawn", "eligible"),
 }
 
@@ -155,6 +173,8 @@ def redact(snapshot: Snapshot, viewer: str | None) -> tuple[dict[str, Any], list
     redact_hands_and_traitors(wire, viewer, redacted)
     if snapshot.traitor_deck is not None or any(f.face_dancers for f in snapshot.factions.values()):
         redact_face_dancers(wire, viewer, redacted)
+    if snapshot.terror is not None:
+        redact_terror(wire, viewer, redacted)
     if needs_skill_secrecy(snapshot, viewer):
         redact_face_down_skills(wire, viewer, redacted)
     if needs_plan_secrecy(snapshot, viewer):

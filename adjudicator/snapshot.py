@@ -29,6 +29,15 @@ def _plain(value: Any) -> Any:
     return value
 
 
+def _frozen(value: Any) -> Any:
+    """A read-only deep copy (mappings become mapping proxies, lists tuples)."""
+    if isinstance(value, Mapping):
+        return MappingProxyType({k: _frozen(v) for k, v in value.items()})
+    if isinstance(value, list | tuple):
+        return tuple(_frozen(v) for v in value)
+    return value
+
+
 def halves_to_number(halves: int) -> int | float:
     """Integer half-points to ordinary strength units (`11` -> `5.5`, `10` -> `5`)."""
     return halves // 2 if halves % 2 == 0 else halves / 2
@@ -380,6 +389,52 @@ class Decision:
 
 
 @dataclass(frozen=True, slots=True)
+class TerrorToken:
+    """A Moritani Terror token: a public handle (`id`), its kind (secret until revealed) and, when
+    placed, its stronghold."""
+
+    id: str
+    kind: str
+    territory: str | None = None
+
+    @classmethod
+    def from_dict(cls, raw: Mapping[str, Any]) -> TerrorToken:
+        return cls(raw["id"], raw["kind"], raw.get("territory"))
+
+    def to_dict(self) -> dict[str, Any]:
+        out = {"id": self.id, "kind": self.kind}
+        if self.territory is not None:
+            out["territory"] = self.territory
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Terror:
+    """Moritani's Terror tokens: its hidden supply, those placed face down, and those out of play."""
+
+    supply: tuple[TerrorToken, ...]
+    placed: tuple[TerrorToken, ...]
+    out_of_play: tuple[TerrorToken, ...] = ()
+
+    @classmethod
+    def from_dict(cls, raw: Mapping[str, Any]) -> Terror:
+        return cls(
+            tuple(TerrorToken.from_dict(t) for t in raw.get("supply", ())),
+            tuple(TerrorToken.from_dict(t) for t in raw.get("placed", ())),
+            tuple(TerrorToken.from_dict(t) for t in raw.get("out_of_play", ())),
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "supply": [t.to_dict() for t in self.supply],
+            "placed": [t.to_dict() for t in self.placed],
+        }
+        if self.out_of_play:
+            out["out_of_play"] = [t.to_dict() for t in self.out_of_play]
+        return out
+
+
+@dataclass(frozen=True, slots=True)
 class Snapshot:
     format: str
     ruleset: Ruleset
@@ -398,6 +453,9 @@ class Snapshot:
     pending: Decision | None
     ambassadors: tuple[AmbassadorToken, ...] = ()
     traitor_deck: tuple[str, ...] | None = None  # the face-down Traitor deck, top first; None: not given
+    terror: Terror | None = None  # Moritani's Terror tokens
+    extortion: Mapping[str, Any] | None = None  # a revealed Extortion awaiting the Mentat Pause
+    mentat: Mapping[str, Any] | None = None  # the Mentat Pause under way: its remaining steps
     # per-snapshot memo of derived values (the snapshot never changes); not part of its value
     memo: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
 
@@ -421,6 +479,9 @@ class Snapshot:
             pending=None if raw.get("pending") is None else Decision.from_dict(raw["pending"]),
             ambassadors=tuple(AmbassadorToken.from_dict(a) for a in raw.get("ambassadors", ())),
             traitor_deck=None if raw.get("traitor_deck") is None else tuple(raw["traitor_deck"]),
+            terror=None if raw.get("terror") is None else Terror.from_dict(raw["terror"]),
+            extortion=None if raw.get("extortion") is None else _frozen(raw["extortion"]),
+            mentat=None if raw.get("mentat") is None else _frozen(raw["mentat"]),
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -445,4 +506,10 @@ class Snapshot:
             out["ambassadors"] = [a.to_dict() for a in self.ambassadors]
         if self.traitor_deck is not None:
             out["traitor_deck"] = list(self.traitor_deck)
+        if self.terror is not None:
+            out["terror"] = self.terror.to_dict()
+        if self.extortion is not None:
+            out["extortion"] = _plain(self.extortion)
+        if self.mentat is not None:
+            out["mentat"] = _plain(self.mentat)
         return out

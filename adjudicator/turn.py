@@ -44,6 +44,18 @@ def unused_duke_set_aside(state: NextSnapshot) -> None:
     state.event("duke-vidal-set-aside", "duke-vidal.tenure.turn-end")
 
 
+@rule("turn.end.after-extortion")
+def mentat_unfinished(snapshot: Snapshot) -> Violation:
+    """The turn cannot end past an outstanding Extortion: its Mentat collection and payment window (and the
+    rest of the Mentat Pause) come first."""
+    return Violation(
+        "extortion-pending",
+        "the Mentat Pause is unfinished: start it (start-mentat-pause) and answer its decisions first",
+        "/snapshot/extortion" if snapshot.extortion is not None else "/snapshot/mentat",
+        "turn.end.after-extortion",
+    )
+
+
 def end_turn(snapshot: Snapshot, action: Action, context: Context) -> Adjudication:
     with tracing() as trace:
         problems = []
@@ -51,6 +63,8 @@ def end_turn(snapshot: Snapshot, action: Action, context: Context) -> Adjudicati
             problems.append(Violation("wrong-phase", "a turn ends after the Mentat Pause", "/snapshot/phase"))
         if snapshot.pending is not None or snapshot.battle is not None:
             problems.append(Violation("decision-pending", "answer the open decision first", "/snapshot/pending"))
+        if snapshot.extortion is not None or (snapshot.mentat is not None and snapshot.mentat.get("steps")):
+            problems.append(mentat_unfinished(snapshot))
         duke = snapshot.duke_vidal
         if problems:
             return illegal(snapshot, problems, trace, context)
@@ -72,6 +86,7 @@ def end_turn(snapshot: Snapshot, action: Action, context: Context) -> Adjudicati
 def _turn_end(snapshot: Snapshot, loan_choice: str | None) -> dict[str, Any]:
     """The end of the turn's outcome; `loan_choice` answers duke-loan-expiry when a loan lapses."""
     state = NextSnapshot(snapshot)
+    state.wire.pop("mentat", None)  # the next turn's Mentat Pause starts afresh
     returned = leaders_return(state)
     duke = snapshot.duke_vidal
     if (

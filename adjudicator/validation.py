@@ -23,6 +23,9 @@ _DUKE = "duke-vidal"
 _TRAITORS_KEPT = {FactionId.HARKONNEN.value: 4, FactionId.TLEILAXU.value: 0}
 _AUDITOR = "auditor"
 FACE_DANCERS_HELD = 3
+_TERROR_KINDS = frozenset({"assassination", "atomics", "extortion", "robbery", "sabotage", "sneak-attack"})
+_HMS = "hidden-mobile-stronghold"
+_MENTAT_STEPS = frozenset({DecisionType.TERROR_PLACEMENT.value, DecisionType.EXTORTION_PAYMENT.value})
 # skill decision -> the battle resolution's record it answers
 _SKILL_STEPS: dict[str, str] = {
     DecisionType.SANDMASTER_PILE.value: "sandmaster",
@@ -780,6 +783,104 @@ class _Checker:
         if not tleilaxu.face_dancers:
             self.add("decision-mismatch", "the Tleilaxu hold no unrevealed Face Dancer", "pending", "type")
 
+    # -- Moritani's Terror tokens, a pending Extortion, the Mentat Pause ---------------------------
+    def terror(self) -> None:
+        terror, record, mentat = self.s.terror, self.s.extortion, self.s.mentat
+        moritani = FactionId.MORITANI.value in self.in_game
+        for key, value in (("terror", terror), ("extortion", record)):
+            if value is not None and not moritani:
+                self.add("faction-not-in-game", f"{key} needs Moritani in the game", key)
+        if terror is not None:
+            ids: Counter[str] = Counter()
+            kinds: Counter[str] = Counter()
+            places: Counter[str] = Counter()
+            for group, tokens in (
+                ("supply", terror.supply),
+                ("placed", terror.placed),
+                ("out_of_play", terror.out_of_play),
+            ):
+                for i, token in enumerate(tokens):
+                    ids[token.id] += 1
+                    kinds[token.kind] += 1
+                    if token.kind not in _TERROR_KINDS:
+                        self.add(
+                            "unknown-terror-token", f"no Terror token kind {token.kind!r}", "terror", group, i, "kind"
+                        )
+                    if group == "placed":
+                        known = self.cat.territories.get(token.territory or "")
+                        if (
+                            known is None
+                            or known.type is not TerritoryType.STRONGHOLD
+                            or token.id == ""
+                            or token.territory == _HMS
+                        ):
+                            self.add(
+                                "terror-not-in-a-stronghold",
+                                "a Terror token lies in a stronghold other than the Hidden Mobile Stronghold",
+                                "terror",
+                                group,
+                                i,
+                                "territory",
+                            )
+                        places[token.territory or ""] += 1
+                    elif token.territory is not None:
+                        self.add(
+                            "terror-not-placed",
+                            f"a token in {group} lies nowhere on the board",
+                            "terror",
+                            group,
+                            i,
+                            "territory",
+                        )
+            if record is not None:
+                ids[str(record.get("token"))] += 1
+                kinds["extortion"] += 1
+            for token_id, n in ids.items():
+                if n > 1:
+                    self.add("terror-in-two-places", f"Terror token {token_id} is listed {n} times", "terror")
+            for kind, n in kinds.items():
+                if n > 1:
+                    self.add("terror-in-two-places", f"there is one {kind} token, not {n}", "terror")
+            for territory, n in places.items():
+                if n > 1:
+                    self.add("terror-stacked", f"{territory} holds {n} Terror tokens; one at most", "terror", "placed")
+        if record is not None:
+            if terror is None:
+                self.add("missing-terror", "an Extortion record needs Moritani's terror tokens", "extortion")
+            if record.get("credit") != 5 or record.get("owner") != FactionId.MORITANI.value:
+                self.add("invalid-extortion", "the record is Moritani's 5-spice credit", "extortion", "credit")
+            payers = record.get("payers")
+            if payers is not None:
+                if not set(payers) <= self.in_game or len(set(payers)) != len(payers):
+                    self.add("invalid-extortion", "payers are distinct factions in the game", "extortion", "payers")
+                if not 0 <= int(record.get("next", 0)) <= len(payers):
+                    self.add("invalid-extortion", "'next' points into the payer queue", "extortion", "next")
+                if not record.get("collected"):
+                    self.add(
+                        "invalid-extortion",
+                        "payers are asked only after the 5 spice are collected",
+                        "extortion",
+                        "payers",
+                    )
+        pending = self.s.pending
+        steps = list(mentat.get("steps", ())) if mentat is not None else []
+        if any(step not in _MENTAT_STEPS for step in steps):
+            self.add("invalid-mentat", "Mentat steps are terror-placement and extortion-payment", "mentat", "steps")
+        if pending is not None and pending.type in _MENTAT_STEPS:
+            if not steps or steps[0] != pending.type:
+                self.add(
+                    "decision-out-of-step", f"the Mentat Pause is not waiting for {pending.type}", "pending", "type"
+                )
+            elif pending.type == DecisionType.EXTORTION_PAYMENT:
+                payers = list(record.get("payers") or ()) if record is not None else []
+                index = int(record.get("next", 0)) if record is not None else 0
+                if record is None or index >= len(payers) or pending.player != payers[index]:
+                    self.add("wrong-decider", "the payer asked is the queue's next faction", "pending", "player")
+                elif pending.get("token") != record.get("token"):
+                    self.add("decision-mismatch", "'token' must be the Extortion record's", "pending", "token")
+            elif pending.player != FactionId.MORITANI:
+                self.add("wrong-decider", "Moritani places its Terror tokens", "pending", "player")
+
     # -- Face Dancers and the Traitor deck --------------------------------------------------------
     def face_dancers(self) -> None:
         places: dict[str, str] = {}
@@ -1028,6 +1129,7 @@ def snapshot_problems(snapshot: Snapshot, root: str = "/snapshot") -> list[Probl
     checker.duke()
     checker.ambassadors()
     checker.face_dancers()
+    checker.terror()
     checker.battle()
     checker.pending()
     checker.skill_records()

@@ -131,6 +131,9 @@ class ActionType(StrEnum):
     END_SHIPMENT_MOVEMENT = "end-shipment-movement"
     TRIGGER_ECAZ_AMBASSADOR = "trigger-ecaz-ambassador"
     TRIGGER_TLEILAXU_AMBASSADOR = "trigger-tleilaxu-ambassador"
+    REVEAL_EXTORTION = "reveal-extortion"
+    START_MENTAT_PAUSE = "start-mentat-pause"
+    PLACE_TERROR_TOKEN = "place-terror-token"
     PAY_EXTORTION = "pay-extortion"
     DECLINE_EXTORTION = "decline-extortion"
     REVEAL_FACE_DANCER = "reveal-face-dancer"
@@ -158,6 +161,8 @@ class DecisionType(StrEnum):
     SANDMASTER_PILE = "sandmaster-pile"
     RIHANI_DRAW_OFFER = "rihani-draw-offer"
     RIHANI_EXCHANGE = "rihani-exchange"
+    EXTORTION_PAYMENT = "extortion-payment"
+    TERROR_PLACEMENT = "terror-placement"
 
 
 class BattleResult(StrEnum):

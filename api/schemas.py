@@ -346,11 +346,64 @@ class DecisionSchema(Schema):
     spice_max = count_field(10000, "battle-plan: the most support spice it may commit", allow_none=True)
     winner = faction_field(allow_none=True, metadata={"description": "face-dancer-reveal: the battle's winner"})
     sectors = fields.List(sector_field(), metadata={"description": "sandmaster-pile: the sectors whose pile may grow"})
+    token = id_field("extortion-payment: the Extortion token", allow_none=True)
+    amount = count_field(10, "extortion-payment: the spice asked")
+    strongholds = fields.List(
+        id_field("territory id"), metadata={"description": "terror-placement: strongholds a token may go to"}
+    )
     drawn = fields.List(
         id_field("leader id"), validate=validate.Length(max=2), metadata={"description": "rihani-exchange: cards drawn"}
     )
     forces = count_field(
         100, "face-dancer-reveal: the winner's forces in the territory, the most the Tleilaxu may replace"
+    )
+
+
+class TerrorTokenSchema(Schema):
+    id = id_field("the token's public handle (its kind is secret until revealed)", required=True)
+    kind = Choice(
+        ["assassination", "atomics", "extortion", "robbery", "sabotage", "sneak-attack"],
+        required=True,
+        metadata={"description": "the Terror token's kind"},
+    )
+    territory = id_field("where it is placed (placed tokens only)", allow_none=True)
+
+
+class TerrorSchema(Schema):
+    """Moritani's Terror tokens."""
+
+    supply = fields.List(fields.Nested(TerrorTokenSchema), required=True, validate=validate.Length(max=6))
+    placed = fields.List(fields.Nested(TerrorTokenSchema), required=True, validate=validate.Length(max=6))
+    out_of_play = fields.List(
+        fields.Nested(TerrorTokenSchema),
+        validate=validate.Length(max=6),
+        metadata={"description": "revealed tokens that left the game (default none)"},
+    )
+
+
+class ExtortionSchema(Schema):
+    """A revealed Extortion: the 5 spice waiting in front of Moritani's shield, then the payment window."""
+
+    token = id_field("the revealed token's public id", required=True)
+    owner = faction_field(required=True)
+    turn = BoundedInteger(1, 99, required=True, metadata={"description": "the turn it was revealed"})
+    credit = count_field(5, "spice waiting in front of Moritani's shield", required=True)
+    collected = StrictBoolean(required=True, metadata={"description": "the 5 spice were collected at the Mentat Pause"})
+    payers = fields.List(
+        faction_field(),
+        allow_none=True,
+        validate=validate.Length(max=12),
+        metadata={"description": "the payer queue, fixed when the payment window opens (null before)"},
+    )
+    next = count_field(12, "index of the next payer to ask")
+
+
+class MentatSchema(Schema):
+    steps = fields.List(
+        Choice([DecisionType.TERROR_PLACEMENT.value, DecisionType.EXTORTION_PAYMENT.value]),
+        required=True,
+        validate=validate.Length(max=2),
+        metadata={"description": "the Mentat Pause's remaining decisions, in order"},
     )
 
 
@@ -380,6 +433,9 @@ class SnapshotSchema(Schema):
         validate=validate.Length(max=11),
         metadata={"description": "Ecaz Ambassador tokens on the board (omitted or empty without Ecaz)"},
     )
+    terror = fields.Nested(TerrorSchema, allow_none=True, metadata={"description": "Moritani's Terror tokens"})
+    extortion = fields.Nested(ExtortionSchema, allow_none=True)
+    mentat = fields.Nested(MentatSchema, allow_none=True, metadata={"description": "the Mentat Pause under way"})
     traitor_deck = fields.List(
         id_field("leader id"),
         allow_none=True,
@@ -421,12 +477,16 @@ class ActionSchema(Schema):
     spice = count_field(1000, "lock-battle-plan: support spice")
     kwisatz_haderach = StrictBoolean(metadata={"description": "lock-battle-plan"})
     choice = fields.String(validate=validate.OneOf(["keep", "kill"]), metadata={"description": "capture-leader"})
-    territory = id_field("trigger-*-ambassador: the stronghold whose Ambassador token is triggered")
+    territory = id_field(
+        "trigger-*-ambassador, reveal-extortion: the stronghold entered; place-terror-token: where the token goes",
+        allow_none=True,
+    )
     entrant = faction_field(metadata={"description": "trigger-*-ambassador: the faction entering the stronghold"})
     effect = fields.String(
         validate=validate.OneOf(["duke-vidal", "alliance"]),
         metadata={"description": "trigger-ecaz-ambassador: gain Duke Vidal, or ally with the entrant (who agrees)"},
     )
+    token = id_field("place-terror-token: the token placed or moved (null: none)", allow_none=True)
     new_card = id_field("rihani-keep: the drawn Traitor card kept")
     old_card = id_field("rihani-keep: the unused Traitor card (Tleilaxu: Face Dancer) given back")
     beneficiary = faction_field(
@@ -487,12 +547,33 @@ class ViewBattleSchema(BattleSchema):
     )
 
 
+class ViewTerrorTokenSchema(TerrorTokenSchema):
+    kind = Choice(
+        ["assassination", "atomics", "extortion", "robbery", "sabotage", "sneak-attack"],
+        required=True,
+        allow_none=True,
+        metadata={"description": "null when hidden"},
+    )
+
+
+class ViewTerrorSchema(TerrorSchema):
+    supply = fields.List(
+        fields.Nested(ViewTerrorTokenSchema),
+        required=True,
+        allow_none=True,
+        metadata={"description": "null when hidden"},
+    )
+    placed = fields.List(fields.Nested(ViewTerrorTokenSchema), required=True)
+    supply_count = StrictInteger(metadata={"description": "in a redacted view: tokens in Moritani's supply"})
+
+
 class ViewSnapshotSchema(SnapshotSchema):
     seed = StrictInteger(
         required=True, allow_none=True, metadata={"description": "null in a redacted view: it decides future draws"}
     )
     factions = fields.Dict(keys=Choice(FACTIONS), values=fields.Nested(ViewFactionSchema), required=True)
     traitor_deck_count = StrictInteger(metadata={"description": "in a redacted view: cards left in the Traitor deck"})
+    terror = fields.Nested(ViewTerrorSchema, allow_none=True)
     battle = fields.Nested(ViewBattleSchema, allow_none=True)
 
 

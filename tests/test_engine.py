@@ -51,10 +51,16 @@ def test_inconsistent_snapshot_raises_with_every_problem() -> None:
     }
 
 
-@pytest.mark.parametrize("action_type", [a for a in ActionType if a not in engine.HANDLERS])
-def test_every_action_without_a_handler_is_answered_not_implemented(action_type: ActionType) -> None:
+def test_every_action_type_has_a_handler() -> None:
+    assert [a.value for a in ActionType if a not in engine.HANDLERS] == []
+
+
+def test_an_action_without_a_handler_is_answered_not_implemented(monkeypatch: pytest.MonkeyPatch) -> None:
+    # no action type lacks a handler today; the answer for one that does (a future vocabulary entry)
+    # is checked by taking one handler away
+    monkeypatch.delitem(engine.HANDLERS, ActionType.END_TURN)
     snapshot = load_snapshot(base_snapshot("three-factions"))
-    ruling = adjudicate(snapshot, Action(action_type, "atreides"))
+    ruling = adjudicate(snapshot, Action(ActionType.END_TURN, "atreides"))
     assert ruling.status is RulingStatus.ILLEGAL
     assert [(v.code, v.path) for v in ruling.violations] == [("not-implemented", "/action/type")]
     wire = ruling.to_dict()

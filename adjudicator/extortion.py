@@ -1,0 +1,471 @@
+"""Moritani's Terror tokens: the Extortion token and the Mentat Pause (E3 pp.5-6; base pp.7, 9-10).
+
+Moritani places its six Terror tokens face down in strongholds. When another faction (not Moritani's
+ally) enters a stronghold holding Extortion, Moritani may reveal it: 5 spice come from the bank to wait
+in front of Moritani's shield (the snapshot's `extortion` record, apart from its spendable spice).
+In the Mentat Pause (`start-mentat-pause`) Moritani collects those 5, once; then the factions are asked
+in this turn's storm order, each paying Moritani 3 or declining; one payment keeps the token out of
+play, and if everyone declines it goes back to Moritani's hidden supply under a new public id. Moritani
+also places or moves one Terror token during the Mentat Pause; which of the two comes first is the
+register's open question extortion-mentat-order.
+
+Token ids are public handles (`terror-1`, ...); a token's `kind` is known only to Moritani until it is
+revealed. The payer queue is fixed when the payment window opens and kept in the record with the
+next payer's index, so a saved snapshot continues without asking anyone twice or paying twice.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import Any
+
+from .battle_state import InterpretationNeeded, NextSnapshot, illegal, resolved, unresolved
+from .catalog import catalog
+from .engine import HANDLERS, Action, Context, register_decision
+from .registers import get_question, implements, rule, tracing
+from .results import Adjudication, Alternative, Violation
+from .snapshot import Decision, Snapshot
+from .vocabulary import ActionType, DecisionType, Evidence, FactionId, Phase, TerritoryType
+
+MORITANI = FactionId.MORITANI.value
+EXTORTION = "extortion"
+BANK_CREDIT = 5
+PAYMENT = 3
+HMS = "hidden-mobile-stronghold"
+TERROR_KINDS = ("assassination", "atomics", "extortion", "robbery", "sabotage", "sneak-attack")
+
+ORDER_QUESTION = "extortion-mentat-order"
+implements(ORDER_QUESTION, "placement-first", "recovery-first")
+SELF_QUESTION = "extortion-self-payment"
+implements(SELF_QUESTION, "exclude-moritani", "include-moritani")
+ALLY_QUESTION = "extortion-ally-payer"
+implements(ALLY_QUESTION, "include-ally", "exclude-ally")
+
+PLACEMENT_STEP = DecisionType.TERROR_PLACEMENT.value
+PAYMENT_STEP = DecisionType.EXTORTION_PAYMENT.value
+
+
+def _choice(interpretations: Mapping[str, str], question: str) -> str:
+    return interpretations.get(question) or str(get_question(question).default)
+
+
+# --- revelation ------------------------------------------------------------------------------------
+
+
+@rule("extortion.reveal")
+def reveal_violations(snapshot: Snapshot, action: Action) -> list[Violation]:
+    """Moritani may reveal the Extortion token placed in a stronghold when another faction, not its ally,
+    enters it with forces (Bene Gesserit advisors count); a revealed token is no longer placed."""
+    rule_id = "extortion.reveal"
+    found: list[Violation] = []
+    if MORITANI not in snapshot.factions:
+        return [Violation("faction-not-in-game", "Moritani is not in this game", "/snapshot/factions", rule_id)]
+    if action.player != MORITANI:
+        found.append(Violation("wrong-player", "only Moritani reveals its Terror tokens", "/action/player", rule_id))
+    if snapshot.phase is not Phase.SHIPMENT_MOVEMENT:
+        found.append(
+            Violation("wrong-phase", "a Terror token is revealed as a faction enters", "/snapshot/phase", rule_id)
+        )
+    if snapshot.pending is not None:
+        found.append(Violation("decision-pending", "answer the open decision first", "/snapshot/pending", rule_id))
+    if snapshot.extortion is not None:
+        found.append(
+            Violation("extortion-pending", "an earlier Extortion is still outstanding", "/snapshot/extortion", rule_id)
+        )
+    territory, entrant = action.fields.get("territory"), action.fields.get("entrant")
+    for key, value in (("territory", territory), ("entrant", entrant)):
+        if value is None:
+            found.append(Violation("missing-field", f"name the {key}", f"/action/{key}", rule_id))
+    if territory is None or entrant is None:
+        return found
+    terror = snapshot.terror
+    if terror is None or not any(t.kind == EXTORTION and t.territory == territory for t in terror.placed):
+        found.append(
+            Violation(
+                "no-extortion-token", f"no Extortion token is placed in {territory}", "/action/territory", rule_id
+            )
+        )
+    if entrant not in snapshot.factions:
+        found.append(Violation("faction-not-in-game", f"{entrant} is not in this game", "/action/entrant", rule_id))
+        return found
+    if entrant == MORITANI or snapshot.factions[MORITANI].ally == entrant:
+        found.append(
+            Violation(
+                "entrant-not-eligible", "Moritani and its ally do not trigger its tokens", "/action/entrant", rule_id
+            )
+        )
+    present = any(s.faction == entrant and s.territory == territory for s in snapshot.forces)
+    if entrant == FactionId.BENE_GESSERIT.value:
+        present = present or any(a.territory == territory for a in snapshot.advisors)
+    if not present:
+        found.append(
+            Violation("entrant-not-present", f"{entrant} has no forces in {territory}", "/action/entrant", rule_id)
+        )
+    return found
+
+
+def reveal_extortion(snapshot: Snapshot, action: Action, context: Context) -> Adjudication:
+    with tracing() as trace:
+        problems = reveal_violations(snapshot, action)
+        if problems:
+            return illegal(snapshot, problems, trace, context)
+        state = NextSnapshot(snapshot)
+        territory, entrant = str(action.fields["territory"]), str(action.fields["entrant"])
+        terror = state.wire["terror"]
+        token = next(t for t in terror["placed"] if t["kind"] == EXTORTION and t["territory"] == territory)
+        terror["placed"].remove(token)
+        state.wire["extortion"] = credit_deferred(token["id"], snapshot.turn)
+        state.event(
+            "terror-revealed",
+            "extortion.reveal",
+            token=token["id"],
+            kind=EXTORTION,
+            territory=territory,
+            entrant=entrant,
+        )
+        state.event("spice-deferred", "extortion.credit", faction=MORITANI, amount=BANK_CREDIT)
+        summary = {
+            "extortion": {"token": token["id"], "territory": territory, "entrant": entrant, "credit": BANK_CREDIT}
+        }
+        outcome = {"summary": summary, "events": state.events, "snapshot": state.wire}
+        return resolved(outcome, None, (), trace, context)
+
+
+@rule("extortion.credit")
+def credit_deferred(token: str, turn: int) -> dict[str, Any]:
+    """On revelation 5 spice come from the bank and wait in front of Moritani's shield until the Mentat
+    Pause, apart from the spice it can spend."""
+    return {"token": token, "owner": MORITANI, "turn": turn, "credit": BANK_CREDIT, "collected": False}
+
+
+# --- the Mentat Pause ----------------------------------------------------------------------------------
+
+
+@rule("extortion.collect")
+def collect_credit(state: NextSnapshot) -> None:
+    """In the Mentat Pause Moritani collects the 5 spice, once, before anyone is asked to pay."""
+    record = state.wire["extortion"]
+    state.wire["factions"][MORITANI]["spice"] += record["credit"]
+    record["collected"] = True
+    state.event("spice-collected", "extortion.collect", faction=MORITANI, amount=record["credit"])
+
+
+@rule("extortion.mentat-order")
+def mentat_order(choice: str) -> list[str]:
+    """With an Extortion outstanding and a Terror token Moritani could place or move, the order of the
+    two follows question extortion-mentat-order (no default)."""
+    return [PLACEMENT_STEP, PAYMENT_STEP] if choice == "placement-first" else [PAYMENT_STEP, PLACEMENT_STEP]
+
+
+def _stronghold_ids() -> list[str]:
+    return sorted(
+        t.id
+        for t in catalog().territories.values()
+        if t.type is TerritoryType.STRONGHOLD and t.id != HMS and t.variant is None
+    )
+
+
+@rule("terror.placement")
+def placement_targets(wire: dict[str, Any]) -> list[str]:
+    """In the Mentat Pause Moritani may place one Terror token from its supply, or move one already placed,
+    into a stronghold holding none (the Hidden Mobile Stronghold excluded; a stronghold in storm allowed)."""
+    taken = {t["territory"] for t in wire["terror"]["placed"]}
+    return [s for s in _stronghold_ids() if s not in taken]
+
+
+def _can_place(wire: dict[str, Any]) -> bool:
+    terror = wire.get("terror")
+    if terror is None or MORITANI not in wire["factions"]:
+        return False
+    return bool(terror["supply"] or terror["placed"]) and bool(placement_targets(wire))
+
+
+@rule("extortion.payers")
+def payer_queue(wire: dict[str, Any], interpretations: Mapping[str, str]) -> list[str]:
+    """The factions asked to pay, fixed when the payment window opens: this turn's storm order from the
+    First Player; Moritani itself follows question extortion-self-payment (default: not asked) and its
+    ally question extortion-ally-payer (default: asked)."""
+    ally = wire["factions"].get(MORITANI, {}).get("ally")
+    queue = []
+    for faction in wire["storm_order"]:
+        if faction == MORITANI and _choice(interpretations, SELF_QUESTION) != "include-moritani":
+            continue
+        if faction == ally and _choice(interpretations, ALLY_QUESTION) == "exclude-ally":
+            continue
+        queue.append(faction)
+    return queue
+
+
+@rule("extortion.recover")
+def recover_token(state: NextSnapshot) -> str:
+    """When every faction asked declines, the Extortion token goes back to Moritani's hidden supply once,
+    under a new public id (so that it cannot be followed to its next placement)."""
+    record = state.wire.pop("extortion")
+    terror = state.wire["terror"]
+    new_id = _next_id(terror, record["token"])
+    terror["supply"].append({"id": new_id, "kind": EXTORTION})
+    state.event("terror-recovered", "extortion.recover", token=record["token"], faction=MORITANI)
+    state.event("terror-renamed", "extortion.recover", faction=MORITANI, new_id=new_id, visible_to=[MORITANI])
+    return new_id
+
+
+def _next_id(terror: dict[str, Any], *also: str) -> str:
+    numbers = [0]
+    for token in [*terror["supply"], *terror["placed"], *terror.get("out_of_play", [])]:
+        numbers += [int(n) for n in re.findall(r"(\d+)$", token["id"])]
+    for token_id in also:
+        numbers += [int(n) for n in re.findall(r"(\d+)$", token_id)]
+    return f"terror-{max(numbers) + 1}"
+
+
+def open_mentat_step(state: NextSnapshot, interpretations: Mapping[str, str]) -> dict[str, Any] | None:
+    """Open the Mentat Pause's next decision, skipping steps with nothing to decide; None when done."""
+    mentat = state.wire["mentat"]
+    while mentat["steps"]:
+        step = mentat["steps"][0]
+        if step == PAYMENT_STEP:
+            record = state.wire.get("extortion")
+            if record is not None and record.get("payers") is None:
+                record["payers"] = payer_queue(state.wire, interpretations)
+                record["next"] = 0
+                state.event("extortion-window-opened", "extortion.payers", payers=list(record["payers"]))
+            if record is not None and record["next"] < len(record["payers"]):
+                return _payment_decision(state.wire)
+            if record is not None:
+                recover_token(state)
+        elif step == PLACEMENT_STEP and _can_place(state.wire):
+            return _placement_decision(state.wire)
+        mentat["steps"].pop(0)
+    return None
+
+
+def _payment_decision(wire: dict[str, Any]) -> dict[str, Any]:
+    record = wire["extortion"]
+    return {
+        "type": PAYMENT_STEP,
+        "player": record["payers"][record["next"]],
+        "owner": MORITANI,
+        "token": record["token"],
+        "amount": PAYMENT,
+    }
+
+
+def _placement_decision(wire: dict[str, Any]) -> dict[str, Any]:
+    return {"type": PLACEMENT_STEP, "player": MORITANI, "strongholds": placement_targets(wire)}
+
+
+def _start(snapshot: Snapshot, interpretations: Mapping[str, str]) -> tuple[NextSnapshot, dict[str, Any]]:
+    state = NextSnapshot(snapshot)
+    record = state.wire.get("extortion")
+    collected = 0
+    if record is not None and not record["collected"]:
+        collect_credit(state)
+        collected = BANK_CREDIT
+    steps = []
+    if record is not None and _can_place(state.wire):
+        chosen = interpretations.get(ORDER_QUESTION)
+        if chosen is None:
+            raise InterpretationNeeded(ORDER_QUESTION, ("placement-first", "recovery-first"))
+        steps = mentat_order(chosen)
+    elif record is not None:
+        steps = [PAYMENT_STEP]
+    elif _can_place(state.wire):
+        steps = [PLACEMENT_STEP]
+    state.wire["mentat"] = {"steps": steps}
+    state.wire["pending"] = open_mentat_step(state, interpretations)
+    summary = {"mentat": {"extortion_collected": collected}}
+    return state, summary
+
+
+def start_mentat_pause(snapshot: Snapshot, action: Action, context: Context) -> Adjudication:
+    with tracing() as trace:
+        problems = []
+        if snapshot.phase is not Phase.MENTAT_PAUSE:
+            problems.append(Violation("wrong-phase", "this opens the Mentat Pause", "/snapshot/phase"))
+        if snapshot.pending is not None or snapshot.battle is not None:
+            problems.append(Violation("decision-pending", "answer the open decision first", "/snapshot/pending"))
+        if snapshot.mentat is not None:
+            problems.append(
+                Violation(
+                    "mentat-started", "the Mentat Pause has already begun (see snapshot.mentat)", "/snapshot/mentat"
+                )
+            )
+        if problems:
+            return illegal(snapshot, problems, trace, context)
+        try:
+            state, summary = _start(snapshot, context.interpretations)
+        except InterpretationNeeded as needed:
+            alternatives = []
+            for choice in needed.choices:
+                under = {**context.interpretations, needed.question: choice}
+                alt_state, alt_summary = _start(snapshot, under)
+                alternatives.append(
+                    Alternative(
+                        MappingProxyType({needed.question: choice}),
+                        _outcome(alt_state, alt_summary),
+                        Evidence.PROVISIONAL_ORDERING,
+                    )
+                )
+            return unresolved(alternatives, trace, context)
+        return _answer(snapshot, state, summary, trace, context)
+
+
+def _outcome(state: NextSnapshot, summary: dict[str, Any]) -> dict[str, Any]:
+    return {"summary": summary, "events": state.events, "snapshot": state.wire}
+
+
+def _answer(
+    snapshot: Snapshot, state: NextSnapshot, summary: dict[str, Any], trace: list[str], context: Context
+) -> Adjudication:
+    decision = state.wire["pending"]
+    options = (
+        DECISION_LISTERS[decision["type"]](Snapshot.from_dict(state.wire), Decision.from_dict(decision))
+        if decision
+        else []
+    )
+    return resolved(_outcome(state, summary), decision, options, trace, context)
+
+
+# --- the payment window ----------------------------------------------------------------------------
+
+
+def payment_options(snapshot: Snapshot, decision: Decision) -> list[dict[str, Any]]:
+    """Paying is listed only for a faction that holds 3 spice now; declining always is."""
+    player = str(decision.player)
+    decline = {"type": ActionType.DECLINE_EXTORTION.value, "player": player}
+    faction = snapshot.factions.get(player)
+    if faction is not None and faction.spice >= PAYMENT:
+        return [{"type": ActionType.PAY_EXTORTION.value, "player": player}, decline]
+    return [decline]
+
+
+def _payment_problem(snapshot: Snapshot, action: Action) -> Violation | None:
+    pending = snapshot.pending
+    if pending is None or pending.type != PAYMENT_STEP or snapshot.extortion is None:
+        return Violation("no-such-decision", "no Extortion payment is being asked for", "/action/type")
+    if action.player != pending.player:
+        return Violation("not-your-decision", f"{pending.player} is being asked now", "/action/player")
+    return None
+
+
+@rule("extortion.pay")
+def pay(state: NextSnapshot, payer: str) -> None:
+    """One payment of 3 spice to Moritani ends the window; the Extortion token stays out of play."""
+    state.wire["factions"][payer]["spice"] -= PAYMENT
+    state.wire["factions"][MORITANI]["spice"] += PAYMENT
+    state.event("spice-paid", "extortion.pay", payer=payer, payee=MORITANI, amount=PAYMENT, reason="extortion")
+    record = state.wire.pop("extortion")
+    state.wire["terror"].setdefault("out_of_play", []).append({"id": record["token"], "kind": EXTORTION})
+    state.event("terror-out-of-play", "extortion.pay", token=record["token"])
+
+
+def pay_extortion(snapshot: Snapshot, action: Action, context: Context) -> Adjudication:
+    with tracing() as trace:
+        problem = _payment_problem(snapshot, action)
+        if problem is None and snapshot.factions[str(action.player)].spice < PAYMENT:
+            problem = Violation(
+                "cannot-pay",
+                f"{action.player} holds {snapshot.factions[str(action.player)].spice} spice, less than {PAYMENT}",
+                "/action/player",
+                "extortion.pay",
+            )
+        if problem is not None:
+            return illegal(snapshot, [problem], trace, context)
+        state = NextSnapshot(snapshot)
+        pay(state, str(action.player))
+        state.wire["mentat"]["steps"].pop(0)
+        state.wire["pending"] = open_mentat_step(state, context.interpretations)
+        return _answer(snapshot, state, {"extortion": {"paid_by": action.player}}, trace, context)
+
+
+@rule("extortion.decline")
+def decline(state: NextSnapshot, faction: str) -> None:
+    """A faction asked may decline to pay; the next faction in the queue is then asked."""
+    state.wire["extortion"]["next"] += 1
+    state.event("extortion-declined", "extortion.decline", faction=faction)
+
+
+def decline_extortion(snapshot: Snapshot, action: Action, context: Context) -> Adjudication:
+    with tracing() as trace:
+        problem = _payment_problem(snapshot, action)
+        if problem is not None:
+            return illegal(snapshot, [problem], trace, context)
+        state = NextSnapshot(snapshot)
+        decline(state, str(action.player))
+        state.wire["pending"] = open_mentat_step(state, context.interpretations)
+        recovered = "extortion" not in state.wire
+        summary = {"extortion": {"declined_by": action.player, "recovered": recovered}}
+        return _answer(snapshot, state, summary, trace, context)
+
+
+# --- Terror placement --------------------------------------------------------------------------------
+
+
+def placement_options(snapshot: Snapshot, decision: Decision) -> list[dict[str, Any]]:
+    terror = snapshot.terror
+    if terror is None:
+        return []
+    targets = list(decision.get("strongholds") or ())
+    place = ActionType.PLACE_TERROR_TOKEN.value
+    options = [
+        {"type": place, "player": MORITANI, "token": t.id, "territory": target}
+        for t in (*terror.supply, *terror.placed)
+        for target in targets
+    ]
+    return [*options, {"type": place, "player": MORITANI, "token": None, "territory": None}]
+
+
+def place_terror_token(snapshot: Snapshot, action: Action, context: Context) -> Adjudication:
+    with tracing() as trace:
+        pending = snapshot.pending
+        if pending is None or pending.type != PLACEMENT_STEP:
+            return illegal(
+                snapshot, [Violation("no-such-decision", "no Terror placement is open", "/action/type")], trace, context
+            )
+        placement_targets(snapshot.to_dict())
+        offered = placement_options(snapshot, pending)
+        if action.to_dict() not in offered:
+            return illegal(
+                snapshot,
+                [
+                    Violation(
+                        "not-an-option",
+                        "the answer is not one of the decision's options",
+                        "/action",
+                        "terror.placement",
+                    )
+                ],
+                trace,
+                context,
+            )
+        state = NextSnapshot(snapshot)
+        token_id, territory = action.fields.get("token"), action.fields.get("territory")
+        terror = state.wire["terror"]
+        if token_id is not None:
+            supply = [t for t in terror["supply"] if t["id"] == token_id]
+            if supply:
+                terror["supply"].remove(supply[0])
+                terror["placed"].append({**supply[0], "territory": territory})
+                state.event("terror-placed", "terror.placement", token=token_id, territory=territory)
+            else:
+                for token in terror["placed"]:
+                    if token["id"] == token_id:
+                        token["territory"] = territory
+                state.event("terror-moved", "terror.placement", token=token_id, territory=territory)
+        state.wire["mentat"]["steps"].pop(0)
+        state.wire["pending"] = open_mentat_step(state, context.interpretations)
+        summary = {"terror": {"token": token_id, "territory": territory}}
+        return _answer(snapshot, state, summary, trace, context)
+
+
+DECISION_LISTERS = {PAYMENT_STEP: payment_options, PLACEMENT_STEP: placement_options}
+
+HANDLERS[ActionType.REVEAL_EXTORTION] = reveal_extortion
+HANDLERS[ActionType.START_MENTAT_PAUSE] = start_mentat_pause
+HANDLERS[ActionType.PAY_EXTORTION] = pay_extortion
+HANDLERS[ActionType.DECLINE_EXTORTION] = decline_extortion
+HANDLERS[ActionType.PLACE_TERROR_TOKEN] = place_terror_token
+register_decision(PAYMENT_STEP, payment_options)
+register_decision(PLACEMENT_STEP, placement_options)
