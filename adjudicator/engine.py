@@ -15,7 +15,14 @@ from .errors import InvalidRequest, Problem
 from .moritani import retention_options
 from .registers import check_interpretations, get_question, tracing
 from .results import Adjudication, NextStep, OptionList, Provenance, View, Violation, rulings_of
-from .secrecy import decision_is_private, private_answer_violations, redact, redact_decision, redact_event
+from .secrecy import (
+    HIDDEN_LEGALITY,
+    decision_is_private,
+    private_answer_violations,
+    redact,
+    redact_decision,
+    redact_event,
+)
 from .snapshot import Decision, Snapshot
 from .validation import validate_snapshot
 from .vocabulary import ActionType, DecisionType, RulingStatus
@@ -121,9 +128,9 @@ def adjudicate(
     handler = HANDLERS.get(action.type)
     hidden: list[Violation] = []
     guarded: list[str] = []
-    if viewer is not None and snapshot.pending is not None:
+    if viewer is not None and (snapshot.pending is not None or action.type.value in HIDDEN_LEGALITY):
         with tracing() as trace_of_guard:
-            hidden = private_answer_violations(snapshot.pending, action.player, viewer)
+            hidden = private_answer_violations(snapshot.pending, action.player, viewer, action.type.value)
         guarded = list(trace_of_guard)
     if unimplemented or hidden:
         with tracing() as trace:

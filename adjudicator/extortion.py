@@ -16,7 +16,7 @@ next payer's index, so a saved snapshot continues without asking anyone twice or
 
 from __future__ import annotations
 
-import re
+import random
 from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
@@ -199,30 +199,40 @@ def payer_queue(wire: dict[str, Any], interpretations: Mapping[str, str]) -> lis
 
 
 @rule("extortion.recover")
-def recover_token(state: NextSnapshot) -> str:
+def recover_token(state: NextSnapshot, seed: int, turn: int) -> str:
     """When every faction asked declines, the Extortion token goes back to Moritani's hidden supply once,
     under a new public id (so that it cannot be followed to its next placement)."""
     record = state.wire.pop("extortion")
     terror = state.wire["terror"]
-    new_id = _next_id(terror, record["token"])
-    terror["supply"].append({"id": new_id, "kind": EXTORTION})
+    terror["supply"].append({"id": record["token"], "kind": EXTORTION})
+    renamed = reissue_supply_ids(terror, seed, turn, record["token"])
     state.event("terror-recovered", "extortion.recover", token=record["token"], faction=MORITANI)
-    state.event("terror-renamed", "extortion.recover", faction=MORITANI, new_id=new_id, visible_to=[MORITANI])
-    return new_id
+    state.event("terror-renamed", "extortion.recover", faction=MORITANI, ids=renamed, visible_to=[MORITANI])
+    return renamed[EXTORTION]
 
 
-def _next_id(terror: dict[str, Any], *also: str) -> str:
-    numbers = [0]
-    for token in [*terror["supply"], *terror["placed"], *terror.get("out_of_play", [])]:
-        numbers += [int(n) for n in re.findall(r"(\d+)$", token["id"])]
-    for token_id in also:
-        numbers += [int(n) for n in re.findall(r"(\d+)$", token_id)]
-    return f"terror-{max(numbers) + 1}"
+def reissue_supply_ids(terror: dict[str, Any], seed: int, turn: int, salt: str) -> dict[str, str]:
+    """Every token in the supply gets a fresh opaque id from the seed, so that none of them, the returned
+    Extortion included, can be followed from its old id (nor told apart by its number)."""
+    taken = {t["id"] for t in (*terror["placed"], *terror.get("out_of_play", []))} | {salt}
+    rng = random.Random(f"{seed}:{turn}:{salt}:terror-ids")
+    renamed: dict[str, str] = {}
+    for token in terror["supply"]:
+        new_id = f"terror-{rng.randrange(16**6):06x}"
+        while new_id in taken:
+            new_id = f"terror-{rng.randrange(16**6):06x}"
+        taken.add(new_id)
+        token["id"] = new_id
+        renamed[token["kind"]] = new_id
+    terror["supply"].sort(key=lambda t: t["id"])
+    return renamed
 
 
 def open_mentat_step(state: NextSnapshot, interpretations: Mapping[str, str]) -> dict[str, Any] | None:
     """Open the Mentat Pause's next decision, skipping steps with nothing to decide; None when done."""
     mentat = state.wire["mentat"]
+    if mentat.get("order") and mentat["steps"]:
+        mentat_order(mentat["order"])  # the remaining steps' order rests on that reading
     while mentat["steps"]:
         step = mentat["steps"][0]
         if step == PAYMENT_STEP:
@@ -231,10 +241,10 @@ def open_mentat_step(state: NextSnapshot, interpretations: Mapping[str, str]) ->
                 record["payers"] = payer_queue(state.wire, interpretations)
                 record["next"] = 0
                 state.event("extortion-window-opened", "extortion.payers", payers=list(record["payers"]))
-            if record is not None and record["next"] < len(record["payers"]):
+            if record is not None and record.get("next", 0) < len(record["payers"]):
                 return _payment_decision(state.wire)
             if record is not None:
-                recover_token(state)
+                recover_token(state, state.wire["seed"], state.wire["turn"])
         elif step == PLACEMENT_STEP and _can_place(state.wire):
             return _placement_decision(state.wire)
         mentat["steps"].pop(0)
@@ -245,7 +255,7 @@ def _payment_decision(wire: dict[str, Any]) -> dict[str, Any]:
     record = wire["extortion"]
     return {
         "type": PAYMENT_STEP,
-        "player": record["payers"][record["next"]],
+        "player": record["payers"][record.get("next", 0)],
         "owner": MORITANI,
         "token": record["token"],
         "amount": PAYMENT,
@@ -264,16 +274,19 @@ def _start(snapshot: Snapshot, interpretations: Mapping[str, str]) -> tuple[Next
         collect_credit(state)
         collected = BANK_CREDIT
     steps = []
-    if record is not None and _can_place(state.wire):
-        chosen = interpretations.get(ORDER_QUESTION)
-        if chosen is None:
+    order = None
+    # with a free stronghold the recovered token itself could be placed, so the order matters even when
+    # nothing else is left to place
+    if record is not None and placement_targets(state.wire):
+        order = interpretations.get(ORDER_QUESTION)
+        if order is None:
             raise InterpretationNeeded(ORDER_QUESTION, ("placement-first", "recovery-first"))
-        steps = mentat_order(chosen)
+        steps = mentat_order(order)
     elif record is not None:
         steps = [PAYMENT_STEP]
     elif _can_place(state.wire):
         steps = [PLACEMENT_STEP]
-    state.wire["mentat"] = {"steps": steps}
+    state.wire["mentat"] = {"steps": steps, **({"order": order} if order is not None else {})}
     state.wire["pending"] = open_mentat_step(state, interpretations)
     summary = {"mentat": {"extortion_collected": collected}}
     return state, summary
@@ -341,6 +354,20 @@ def payment_options(snapshot: Snapshot, decision: Decision) -> list[dict[str, An
     return [decline]
 
 
+def order_conflict(snapshot: Snapshot, interpretations: Mapping[str, str]) -> Violation | None:
+    """A request continuing the Mentat Pause cannot choose another order than the one it began with."""
+    stored = (snapshot.mentat or {}).get("order")
+    chosen = interpretations.get(ORDER_QUESTION)
+    if stored is None or chosen is None or chosen == stored:
+        return None
+    return Violation(
+        "interpretation-mismatch",
+        f"this Mentat Pause began under {stored!r}; a later step cannot read it otherwise",
+        f"/interpretations/{ORDER_QUESTION}",
+        "extortion.mentat-order",
+    )
+
+
 def _payment_problem(snapshot: Snapshot, action: Action) -> Violation | None:
     pending = snapshot.pending
     if pending is None or pending.type != PAYMENT_STEP or snapshot.extortion is None:
@@ -363,7 +390,7 @@ def pay(state: NextSnapshot, payer: str) -> None:
 
 def pay_extortion(snapshot: Snapshot, action: Action, context: Context) -> Adjudication:
     with tracing() as trace:
-        problem = _payment_problem(snapshot, action)
+        problem = _payment_problem(snapshot, action) or order_conflict(snapshot, context.interpretations)
         if problem is None and snapshot.factions[str(action.player)].spice < PAYMENT:
             problem = Violation(
                 "cannot-pay",
@@ -383,13 +410,14 @@ def pay_extortion(snapshot: Snapshot, action: Action, context: Context) -> Adjud
 @rule("extortion.decline")
 def decline(state: NextSnapshot, faction: str) -> None:
     """A faction asked may decline to pay; the next faction in the queue is then asked."""
-    state.wire["extortion"]["next"] += 1
+    record = state.wire["extortion"]
+    record["next"] = record.get("next", 0) + 1
     state.event("extortion-declined", "extortion.decline", faction=faction)
 
 
 def decline_extortion(snapshot: Snapshot, action: Action, context: Context) -> Adjudication:
     with tracing() as trace:
-        problem = _payment_problem(snapshot, action)
+        problem = _payment_problem(snapshot, action) or order_conflict(snapshot, context.interpretations)
         if problem is not None:
             return illegal(snapshot, [problem], trace, context)
         state = NextSnapshot(snapshot)
@@ -407,7 +435,7 @@ def placement_options(snapshot: Snapshot, decision: Decision) -> list[dict[str, 
     terror = snapshot.terror
     if terror is None:
         return []
-    targets = list(decision.get("strongholds") or ())
+    targets = placement_targets(snapshot.to_dict())
     place = ActionType.PLACE_TERROR_TOKEN.value
     options = [
         {"type": place, "player": MORITANI, "token": t.id, "territory": target}
@@ -424,9 +452,17 @@ def place_terror_token(snapshot: Snapshot, action: Action, context: Context) -> 
             return illegal(
                 snapshot, [Violation("no-such-decision", "no Terror placement is open", "/action/type")], trace, context
             )
-        placement_targets(snapshot.to_dict())
+        problem = order_conflict(snapshot, context.interpretations)
+        if problem is not None:
+            return illegal(snapshot, [problem], trace, context)
         offered = placement_options(snapshot, pending)
-        if action.to_dict() not in offered:
+        answer = {
+            "type": ActionType.PLACE_TERROR_TOKEN.value,
+            "player": action.player,
+            "token": action.fields.get("token"),
+            "territory": action.fields.get("territory"),
+        }
+        if answer not in offered or set(action.fields) - {"token", "territory"}:
             return illegal(
                 snapshot,
                 [

@@ -105,13 +105,23 @@ def decision_is_private(decision: dict[str, Any] | None, viewer: str | None) -> 
     )
 
 
+# actions whose legality shows what the acting faction holds in secret (which Terror token lies where)
+HIDDEN_LEGALITY = frozenset({"reveal-extortion"})
+
+
 @rule("secrecy.private-answers")
-def private_answer_violations(pending: Decision | None, player: str | None, viewer: str | None) -> list[Violation]:
-    """A viewer cannot have another faction's answer to a private decision ruled: whether it is legal would
-    tell the viewer what that faction holds. Only the decider, or a referee with no viewer, can."""
-    if viewer is None or pending is None or player is None or player == viewer or pending.player != player:
+def private_answer_violations(
+    pending: Decision | None, player: str | None, viewer: str | None, action_type: str = ""
+) -> list[Violation]:
+    """A viewer cannot have another faction's answer to a private decision ruled, nor another faction's
+    action whose legality rests on what it holds in secret: the answer would tell the viewer what that
+    faction holds. Only the acting faction, or a referee with no viewer, can."""
+    if viewer is None or player is None or player == viewer:
         return []
-    if not decision_is_private(pending.to_dict(), viewer):
+    hidden_action = action_type in HIDDEN_LEGALITY
+    if not hidden_action and (pending is None or pending.player != player):
+        return []
+    if not hidden_action and pending is not None and not decision_is_private(pending.to_dict(), viewer):
         return []
     return [
         Violation(

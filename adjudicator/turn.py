@@ -46,8 +46,8 @@ def unused_duke_set_aside(state: NextSnapshot) -> None:
 
 @rule("turn.end.after-extortion")
 def mentat_unfinished(snapshot: Snapshot) -> Violation:
-    """The turn cannot end past an outstanding Extortion: its Mentat collection and payment window (and the
-    rest of the Mentat Pause) come first."""
+    """The turn cannot end past an outstanding Extortion, nor, with Moritani's Terror tokens in play, before
+    the Mentat Pause has begun and finished: its collection, payment window and placement come first."""
     return Violation(
         "extortion-pending",
         "the Mentat Pause is unfinished: start it (start-mentat-pause) and answer its decisions first",
@@ -63,7 +63,12 @@ def end_turn(snapshot: Snapshot, action: Action, context: Context) -> Adjudicati
             problems.append(Violation("wrong-phase", "a turn ends after the Mentat Pause", "/snapshot/phase"))
         if snapshot.pending is not None or snapshot.battle is not None:
             problems.append(Violation("decision-pending", "answer the open decision first", "/snapshot/pending"))
-        if snapshot.extortion is not None or (snapshot.mentat is not None and snapshot.mentat.get("steps")):
+        unstarted = snapshot.terror is not None and snapshot.mentat is None
+        if (
+            snapshot.extortion is not None
+            or unstarted
+            or (snapshot.mentat is not None and snapshot.mentat.get("steps"))
+        ):
             problems.append(mentat_unfinished(snapshot))
         duke = snapshot.duke_vidal
         if problems:

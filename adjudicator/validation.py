@@ -25,6 +25,17 @@ _AUDITOR = "auditor"
 FACE_DANCERS_HELD = 3
 _TERROR_KINDS = frozenset({"assassination", "atomics", "extortion", "robbery", "sabotage", "sneak-attack"})
 _HMS = "hidden-mobile-stronghold"
+
+
+def _terror_strongholds(cat: Catalog) -> frozenset[str]:
+    """Strongholds that can hold a Terror token: not the Hidden Mobile Stronghold, nor a variant's."""
+    return frozenset(
+        t.id
+        for t in cat.territories.values()
+        if t.type is TerritoryType.STRONGHOLD and t.id != _HMS and t.variant is None
+    )
+
+
 _MENTAT_STEPS = frozenset({DecisionType.TERROR_PLACEMENT.value, DecisionType.EXTORTION_PAYMENT.value})
 # skill decision -> the battle resolution's record it answers
 _SKILL_STEPS: dict[str, str] = {
@@ -808,12 +819,7 @@ class _Checker:
                         )
                     if group == "placed":
                         known = self.cat.territories.get(token.territory or "")
-                        if (
-                            known is None
-                            or known.type is not TerritoryType.STRONGHOLD
-                            or token.id == ""
-                            or token.territory == _HMS
-                        ):
+                        if known is None or known.id not in _terror_strongholds(self.cat):
                             self.add(
                                 "terror-not-in-a-stronghold",
                                 "a Terror token lies in a stronghold other than the Hidden Mobile Stronghold",
@@ -835,6 +841,13 @@ class _Checker:
             if record is not None:
                 ids[str(record.get("token"))] += 1
                 kinds["extortion"] += 1
+            if sum(kinds.values()) != len(_TERROR_KINDS):
+                self.add(
+                    "terror-count",
+                    f"Moritani has {len(_TERROR_KINDS)} Terror tokens (supply, placed, out of play, a pending "
+                    f"Extortion), not {sum(kinds.values())}",
+                    "terror",
+                )
             for token_id, n in ids.items():
                 if n > 1:
                     self.add("terror-in-two-places", f"Terror token {token_id} is listed {n} times", "terror")
@@ -866,6 +879,14 @@ class _Checker:
         steps = list(mentat.get("steps", ())) if mentat is not None else []
         if any(step not in _MENTAT_STEPS for step in steps):
             self.add("invalid-mentat", "Mentat steps are terror-placement and extortion-payment", "mentat", "steps")
+        if mentat is not None and self.s.phase is not Phase.MENTAT_PAUSE:
+            self.add("decision-out-of-step", "the Mentat Pause's steps belong to its phase", "mentat")
+        if DecisionType.TERROR_PLACEMENT in steps and (terror is None or not moritani):
+            self.add("missing-terror", "a Terror placement needs Moritani's tokens", "mentat", "steps")
+        if DecisionType.EXTORTION_PAYMENT in steps and record is None:
+            self.add("invalid-mentat", "a payment window needs the Extortion record", "mentat", "steps")
+        if steps and pending is None:
+            self.add("mentat-stalled", "the Mentat Pause has steps left but no open decision", "pending")
         if pending is not None and pending.type in _MENTAT_STEPS:
             if not steps or steps[0] != pending.type:
                 self.add(
@@ -878,8 +899,15 @@ class _Checker:
                     self.add("wrong-decider", "the payer asked is the queue's next faction", "pending", "player")
                 elif pending.get("token") != record.get("token"):
                     self.add("decision-mismatch", "'token' must be the Extortion record's", "pending", "token")
+                elif pending.get("amount") != 3 or pending.get("owner") != FactionId.MORITANI:
+                    self.add("decision-mismatch", "the payment is 3 spice to Moritani", "pending", "amount")
             elif pending.player != FactionId.MORITANI:
                 self.add("wrong-decider", "Moritani places its Terror tokens", "pending", "player")
+            elif terror is not None:
+                taken = {t.territory for t in terror.placed}
+                free = [t for t in sorted(_terror_strongholds(self.cat)) if t not in taken]
+                if list(pending.get("strongholds") or ()) != free:
+                    self.add("decision-mismatch", f"'strongholds' must be {free!r}", "pending", "strongholds")
 
     # -- Face Dancers and the Traitor deck --------------------------------------------------------
     def face_dancers(self) -> None:

@@ -405,6 +405,10 @@ class MentatSchema(Schema):
         validate=validate.Length(max=2),
         metadata={"description": "the Mentat Pause's remaining decisions, in order"},
     )
+    order = Choice(
+        ["placement-first", "recovery-first"],
+        metadata={"description": "the reading of extortion-mentat-order this Mentat Pause began under, if it arose"},
+    )
 
 
 class SnapshotSchema(Schema):
