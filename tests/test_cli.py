@@ -2,8 +2,15 @@
 
 from __future__ import annotations
 
-import pytest
+import json
+import subprocess
+import sys
+from pathlib import Path
 
+import pytest
+import yaml
+
+from adjudicator.scenarios import DEFAULT_DIRECTORY
 from api.cli import build_parser
 
 
@@ -38,3 +45,58 @@ def test_serve_runs_gunicorn_with_sync_preloaded_workers(monkeypatch: pytest.Mon
     assert argv[argv.index("--workers") + 1] == "3"
     assert argv[argv.index("--worker-class") + 1] == "sync"
     assert "--preload" in argv and argv[-1] == "api:create_app()"
+
+
+def _cli(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "api.cli", *args], input=stdin, capture_output=True, text=True, timeout=600, check=False
+    )
+
+
+def test_conformance_runner_passes_every_fixture_against_the_live_server(live_server: str) -> None:
+    from adjudicator.scenarios import load_scenarios
+
+    expected_runs = sum(1 + len(s.variants) for s in load_scenarios())
+    result = _cli("conformance", "--url", live_server)
+    lines = result.stdout.splitlines()
+    assert lines[-1] == f"{expected_runs} passed, 0 failed", [line for line in lines if line.startswith("FAIL")][:5]
+    assert result.returncode == 0
+    assert len(lines) == expected_runs + 1 and all(line.startswith("ok   ") for line in lines[:-1])
+
+
+def test_conformance_runner_fails_on_a_mismatch(live_server: str, tmp_path: Path) -> None:
+    area = tmp_path / "registers"
+    area.mkdir()
+    fixture = yaml.safe_load((DEFAULT_DIRECTORY / "registers" / "health.yaml").read_text(encoding="utf-8"))
+    fixture["expect"]["status"] = "asleep"
+    (area / "health.yaml").write_text(yaml.safe_dump(fixture), encoding="utf-8")
+    result = _cli("conformance", "--url", live_server, "--scenarios", str(tmp_path))
+    assert result.returncode == 1
+    assert result.stdout.splitlines()[-1] == "0 passed, 1 failed"
+    assert result.stdout.startswith("FAIL registers/health: /status: expected 'asleep'")
+
+
+def test_conformance_runner_reports_an_unreachable_server(tmp_path: Path) -> None:
+    result = _cli("conformance", "--url", "http://127.0.0.1:9", "--area", "registers", "--timeout", "2")
+    assert result.returncode == 1 and result.stdout.splitlines()[-1].startswith("0 passed,")
+    assert "no answer" in result.stdout
+
+
+def test_rule_adjudicates_a_request_file_or_standard_input(tmp_path: Path) -> None:
+    from .conftest import base_snapshot
+
+    body = {"snapshot": base_snapshot("duel"), "action": {"type": "resolve-battle"}}
+    request = tmp_path / "request.json"
+    request.write_text(json.dumps(body), encoding="utf-8")
+    from_file = _cli("rule", str(request))
+    assert from_file.returncode == 0
+    answer = json.loads(from_file.stdout)
+    assert answer["status"] == "resolved" and answer["outcome"]["summary"]["battle"]["winner"] == "harkonnen"
+    from_stdin = _cli("rule", "-", stdin=json.dumps(body))
+    assert json.loads(from_stdin.stdout) == answer
+
+
+def test_rule_prints_the_problem_for_a_bad_request() -> None:
+    result = _cli("rule", "-", stdin='{"snapshot": {}, "action": {"type": "resolve-battle"}}')
+    assert result.returncode == 2
+    assert json.loads(result.stdout)["status"] == 422
