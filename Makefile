@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 PORT ?= 8000
 WORKERS ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: serve test lint typecheck openapi bench clean install install-test
+.PHONY: serve test lint typecheck openapi compliance bench clean install install-test
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -38,6 +38,9 @@ lint: install-test
 
 openapi: install
 	$(BIN)/flask --app api:create_app openapi write --format json openapi/openapi.json
+
+compliance: install
+	$(BIN)/dune-adjudicator compliance --write
 
 bench: install-test
 	$(BIN)/python bench/run.py

@@ -89,6 +89,18 @@ def _rule(args: argparse.Namespace) -> int:
     return 0 if response.status_code == 200 else 2
 
 
+def _compliance(args: argparse.Namespace) -> int:
+    """Print COMPLIANCE.md as the registers and the fixture run make it, or rewrite the file."""
+    from api.compliance import COMPLIANCE_FILE, render
+
+    text = render()
+    if args.write:
+        COMPLIANCE_FILE.write_text(text, encoding="utf-8")
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="dune-adjudicator", description="Dune rules adjudicator.")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -111,6 +123,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--endpoint", default="/v1/rulings", choices=["/v1/rulings", "/v1/options", "/v1/views"], help="which endpoint"
     )
     rule.set_defaults(handler=_rule)
+    compliance = commands.add_parser("compliance", help="render COMPLIANCE.md from the registers and a fixture run")
+    compliance.add_argument("--write", action="store_true", help="rewrite COMPLIANCE.md instead of printing it")
+    compliance.set_defaults(handler=_compliance)
     return parser
 
 
