@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 PORT ?= 8000
 WORKERS ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: serve test lint typecheck openapi compliance bench clean install install-test
+.PHONY: serve test lint typecheck openapi compliance fuzz bench clean install install-test
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -41,6 +41,9 @@ openapi: install
 
 compliance: install
 	$(BIN)/dune-adjudicator compliance --write
+
+fuzz: install-test
+	$(BIN)/python bench/fuzz.py
 
 bench: install-test
 	$(BIN)/python bench/run.py

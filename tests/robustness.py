@@ -1,0 +1,50 @@
+"""Hostile-input probes against a running server: each returns a problem line, or None when it holds."""
+
+from __future__ import annotations
+
+import json
+import time
+import urllib.error
+import urllib.request
+from typing import Any
+
+ONE_MIB = 1024 * 1024
+
+
+def post(url: str, body: bytes, timeout: float = 60.0) -> tuple[int, Any, float]:
+    request = urllib.request.Request(url, data=body, method="POST", headers={"Content-Type": "application/json"})
+    started = time.monotonic()
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as response:
+            status, raw = response.status, response.read()
+    except urllib.error.HTTPError as error:
+        status, raw = error.code, error.read()
+    elapsed = time.monotonic() - started
+    try:
+        parsed = json.loads(raw) if raw else None
+    except ValueError:
+        parsed = raw
+    return status, parsed, elapsed
+
+
+def oversized_body(base: str) -> str | None:
+    status, _, _ = post(base + "/v1/rulings", b" " * (ONE_MIB + 1))
+    return None if status == 413 else f"a body of 1 MiB + 1 byte got {status}, not 413"
+
+
+def deeply_nested(base: str) -> str | None:
+    depth = 100_000
+    body = ('{"snapshot": ' + "[" * depth + "]" * depth + ', "action": {"type": "resolve-battle"}}').encode()
+    status, _, _ = post(base + "/v1/rulings", body)
+    return None if 400 <= status < 500 else f"JSON nested {depth} deep got {status}, not a 4xx"
+
+
+def many_force_stacks(base: str, snapshot: dict[str, Any], timeout: float = 30.0) -> str | None:
+    stacks = [
+        {"faction": "atreides", "territory": "arrakeen", "sector": 9, "regular": 1, "elite": 0} for _ in range(10_000)
+    ]
+    body = json.dumps({"snapshot": {**snapshot, "forces": stacks}, "action": {"type": "resolve-battle"}}).encode()
+    status, _, elapsed = post(base + "/v1/rulings", body, timeout=timeout)
+    if 400 <= status < 500 or (status == 200 and elapsed < timeout):
+        return None
+    return f"10,000 force stacks got {status} after {elapsed:.1f} s"
