@@ -31,10 +31,15 @@ test: install-test
 	$(BIN)/ruff check adjudicator api tests bench conftest.py
 	$(BIN)/mypy --strict adjudicator
 
-lint: install-test
+tools/node_modules/.installed: tools/package.json tools/package-lock.json
+	npm ci --prefix tools --no-audit --no-fund --silent
+	touch $@
+
+lint: install-test tools/node_modules/.installed
 	$(BIN)/ruff check adjudicator api tests bench conftest.py
 	$(BIN)/ruff format --check adjudicator api tests bench conftest.py
 	$(BIN)/mypy --strict adjudicator
+	tools/node_modules/.bin/redocly lint openapi/openapi.json --format=summary
 
 openapi: install
 	$(BIN)/flask --app api:create_app openapi write --format json openapi/openapi.json
@@ -49,4 +54,4 @@ bench: install-test
 	$(BIN)/python bench/run.py
 
 clean:
-	rm -rf $(VENV) *.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) *.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis tools/node_modules

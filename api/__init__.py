@@ -48,8 +48,11 @@ DEFAULT_CONFIG: dict[str, Any] = {
     "API_SPEC_OPTIONS": {
         "info": {
             "description": DESCRIPTION,
-            "license": {"name": "MIT"},
+            "license": {"name": "MIT", "url": "https://opensource.org/licenses/MIT"},
         },
+        "servers": [{"url": "/", "description": "the host serving this document"}],
+        # no operation needs credentials
+        "security": [],
     },
     "MAX_CONTENT_LENGTH": MAX_BODY_BYTES,
     "JSON_SORT_KEYS": True,

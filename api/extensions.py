@@ -66,6 +66,10 @@ class Api(flask_smorest.Api):
         prepare_response(default, self.spec, PROBLEM_MIMETYPE)
         self.spec.components.response("DEFAULT_ERROR", default, lazy=True)
 
+    def _register_pagination_header(self) -> None:
+        # Nothing here is paginated: no pagination header or schema in the spec.
+        pass
+
     def handle_http_exception(self, error: HTTPException) -> Response:  # type: ignore[override]
         code = error.code or 500
         title, detail = _TITLES.get(code, (error.name, error.description or error.name))

@@ -20,9 +20,9 @@ from adjudicator.scenarios import load_scenarios
 
 SPEC = Path(__file__).resolve().parent.parent / "openapi" / "openapi.json"
 ENDPOINTS = {
-    "/v1/rulings": ("rulings.post_v1_rulings", "RulingRequest"),
-    "/v1/options": ("options.post_v1_options", "OptionsRequest"),
-    "/v1/views": ("views.post_v1_views", "ViewRequest"),
+    "/v1/rulings": ("rulings.adjudicate", "RulingRequest"),
+    "/v1/options": ("options.list_options", "OptionsRequest"),
+    "/v1/views": ("views.view_snapshot", "ViewRequest"),
 }
 
 

@@ -22,6 +22,7 @@ class Options(MethodView):
     @blp.arguments(REQUEST, examples=examples_for("/v1/options"))
     @blp.response(200, RESPONSE)
     @blp.doc(responses=problem_responses(400, 413, 415, 422))
+    @blp.doc(operationId="listOptions")
     def post(self, body: dict[str, Any]) -> Response:
         """List the options of the snapshot's `pending` decision, for every player or one.
 

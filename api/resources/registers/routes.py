@@ -26,6 +26,7 @@ class Rules(MethodView):
     @blp.arguments(AREA_QUERY, location="query")
     @blp.response(200, RULE_LIST)
     @blp.doc(responses=problem_responses(422))
+    @blp.doc(operationId="listRules")
     def get(self, query: dict[str, Any]) -> Response:
         """The rule register: every rule function with its claim, evidence class, citations and fixtures."""
         fixtures = rule_fixtures()
@@ -38,6 +39,7 @@ class Rules(MethodView):
 class RuleById(MethodView):
     @blp.response(200, RULE)
     @blp.doc(responses=problem_responses(404))
+    @blp.doc(operationId="getRule")
     def get(self, rule_id: str) -> Response:
         """One rule of the register."""
         return json_response(_rule_dict(get_rule(rule_id), rule_fixtures()))
@@ -46,6 +48,7 @@ class RuleById(MethodView):
 @blp.route("/sources")
 class Sources(MethodView):
     @blp.response(200, SOURCE_LIST)
+    @blp.doc(operationId="listSources")
     def get(self) -> Response:
         """The source register: rulebooks, FAQ, designer statements and card text that citations name."""
         return json_response({"sources": [s.to_dict() for s in registers().sources.values()]})
@@ -56,6 +59,7 @@ class Questions(MethodView):
     @blp.arguments(AREA_QUERY, location="query")
     @blp.response(200, QUESTION_LIST)
     @blp.doc(responses=problem_responses(422))
+    @blp.doc(operationId="listQuestions")
     def get(self, query: dict[str, Any]) -> dict[str, Any]:
         """Rules questions the publisher never settled, each with its choices, default and reasons."""
         area = query.get("area")
@@ -66,6 +70,7 @@ class Questions(MethodView):
 class QuestionById(MethodView):
     @blp.response(200, QUESTION)
     @blp.doc(responses=problem_responses(404))
+    @blp.doc(operationId="getQuestion")
     def get(self, question_id: str) -> Response:
         """One question; send `{"interpretations": {question_id: choice_id}}` to choose."""
         return json_response(get_question(question_id).to_dict())

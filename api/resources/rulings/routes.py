@@ -26,6 +26,7 @@ class Rulings(MethodView):
         headers={"X-Rules-Digest": {"description": "digest of the rules registers", "schema": {"type": "string"}}},
     )
     @blp.doc(responses=problem_responses(400, 413, 415, 422))
+    @blp.doc(operationId="adjudicate")
     def post(self, body: dict[str, Any]) -> Response:
         """Rule on an action: legality, options, outcome, and the cited rulings behind it.
 

@@ -22,6 +22,7 @@ class Scenarios(MethodView):
     @blp.arguments(QUERY, location="query")
     @blp.response(200, SCENARIO_LIST)
     @blp.doc(responses=problem_responses(422))
+    @blp.doc(operationId="listScenarios")
     def get(self, query: dict[str, Any]) -> dict[str, Any]:
         """Every scenario fixture (summary), optionally by area or tag."""
         area, tag = query.get("area"), query.get("tag")
@@ -38,6 +39,7 @@ class Scenarios(MethodView):
 class ScenarioById(MethodView):
     @blp.response(200, SCENARIO)
     @blp.doc(responses=problem_responses(404))
+    @blp.doc(operationId="getScenario")
     def get(self, scenario_id: str) -> dict[str, Any]:
         """One fixture in full: request body, expectations and interpretation variants."""
         for scenario in scenario_corpus():

@@ -22,6 +22,7 @@ class Views(MethodView):
     @blp.arguments(REQUEST, examples=examples_for("/v1/views"))
     @blp.response(200, RESPONSE)
     @blp.doc(responses=problem_responses(400, 413, 415, 422))
+    @blp.doc(operationId="viewSnapshot")
     def post(self, body: dict[str, Any]) -> Response:
         """Redact what `viewer` may not see: other factions' hands and traitors become counts,
         face-down skills and unrevealed opposing battle plans become null."""
