@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from adjudicator import load_snapshot, view
-from adjudicator.catalog import catalog
+from adjudicator.catalog import card_kind, catalog
 
 BASE_FACTIONS = ["atreides", "harkonnen", "emperor", "guild", "fremen", "bene-gesserit"]
 BASE_DECK = [
@@ -23,8 +23,11 @@ BASE_DECK = [
 @st.composite
 def snapshots(draw: st.DrawFn) -> dict[str, Any]:
     factions = draw(st.lists(st.sampled_from(BASE_FACTIONS), min_size=2, max_size=6, unique=True))
+    with_tleilaxu = draw(st.booleans())
     deck = draw(st.permutations(BASE_DECK))
-    leaders = [leader.id for f in factions for leader in catalog().leaders_of(f)]
+    leaders = [
+        leader.id for f in [*factions, *(["tleilaxu"] if with_tleilaxu else [])] for leader in catalog().leaders_of(f)
+    ]
     traitor_pool = draw(st.permutations(leaders))
     state: dict[str, Any] = {}
     for i, faction in enumerate(factions):
@@ -36,28 +39,51 @@ def snapshots(draw: st.DrawFn) -> dict[str, Any]:
             "traitors": traitor_pool[i * 4 : i * 4 + traitor_count],
         }
     discard = deck[len(factions) * 4 : len(factions) * 4 + draw(st.integers(0, 5))]
+    traitor_deck = None
+    if with_tleilaxu:
+        # the Tleilaxu hold Face Dancers, not traitors; the leftovers form the Traitor deck
+        rest = traitor_pool[len(factions) * 4 :]
+        revealed = draw(st.integers(0, 2))
+        state["tleilaxu"] = {
+            "spice": draw(st.integers(0, 30)),
+            "hand": [],
+            "traitors": [],
+            "face_dancers": rest[revealed:3],
+            "revealed_face_dancers": rest[:revealed],
+        }
+        traitor_deck = rest[3 : 3 + draw(st.integers(0, 8))]
     battle = None
+    forces: list[dict[str, Any]] = []
     if draw(st.booleans()):
         # A locked, unrevealed battle: each side moves up to two hand cards into its plan.
         plans = {}
         for faction in factions[:2]:
             hand = state[faction]["hand"]
-            committed, state[faction]["hand"] = hand[:2], hand[2:]
+            # a weapon and a defense from the hand when it has them (a legal plan resolves)
+            weapon = next((c for c in hand if "weapon" in catalog().cards[card_kind(c)].roles), None)
+            defense = next((c for c in hand if c != weapon and "defense" in catalog().cards[card_kind(c)].roles), None)
+            state[faction]["hand"] = [c for c in hand if c not in (weapon, defense)]
             plans[faction] = {
                 "leader": catalog().leaders_of(faction)[0].id,
                 "dial": draw(st.integers(0, 5)),
-                "weapon": committed[0] if committed else None,
-                "defense": committed[1] if len(committed) > 1 else None,
+                "weapon": weapon,
+                "defense": defense,
             }
         battle = {"territory": "arrakeen", "aggressor": factions[0], "defender": factions[1], "plans": plans}
         battle["revealed"] = False
+        forces = [
+            {"faction": faction, "territory": "arrakeen", "sector": 9, "regular": 5, "elite": 0}
+            for faction in factions[:2]
+        ]
     return {
         "format": "dune-snapshot/1",
-        "ruleset": {"expansions": [], "advanced": False, "variants": []},
+        "ruleset": {"expansions": ["ixians-tleilaxu"] if with_tleilaxu else [], "advanced": False, "variants": []},
         "turn": 2,
-        "phase": "bidding",
+        "phase": "battle" if battle is not None else "bidding",
+        "forces": forces,
         "storm_sector": 0,
-        "storm_order": factions,
+        "storm_order": [*factions, *(["tleilaxu"] if with_tleilaxu else [])],
+        "traitor_deck": traitor_deck,
         "seed": draw(st.integers(0, 2**31)),
         "factions": state,
         "discard": discard,
@@ -81,7 +107,11 @@ def hidden_from(snapshot: dict[str, Any], viewer: str | None) -> set[str]:
     hidden: set[str] = set()
     visible: set[str] = set()
     for faction, state in snapshot["factions"].items():
-        (visible if faction == viewer else hidden).update(state["hand"], state["traitors"])
+        (visible if faction == viewer else hidden).update(
+            state["hand"], state["traitors"], state.get("face_dancers", ())
+        )
+        visible.update(state.get("revealed_face_dancers", ()))
+    hidden.update(snapshot.get("traitor_deck") or ())
     battle = snapshot.get("battle")
     if battle is not None:
         for faction, plan in battle["plans"].items():
@@ -114,6 +144,53 @@ def test_the_http_view_leaks_nothing_either(client: FlaskClient, snapshot: dict[
     response = client.post("/v1/views", json={"snapshot": snapshot, "viewer": viewer})
     assert response.status_code == 200
     assert string_values(response.get_json()) & hidden_from(snapshot, viewer) == set()
+
+
+def actions_for(snapshot: dict[str, Any], viewer: str) -> list[dict[str, Any]]:
+    """A spread of actions, by the viewer and by others, legal or not: none may leak a hidden card."""
+    others = [f for f in snapshot["factions"] if f != viewer]
+    actions: list[dict[str, Any]] = [{"type": "resolve-battle"}, {"type": "end-turn"}, {"type": "start-mentat-pause"}]
+    for player in (viewer, *others[:2]):
+        hand = snapshot["factions"][player]["hand"]
+        actions += [
+            {
+                "type": "lock-battle-plan",
+                "player": player,
+                "leader": None,
+                "dial": 0,
+                "weapon": hand[0] if hand else None,
+            },
+            {"type": "choam-cash-in", "player": player, "card": hand[0] if hand else None, "cards": hand[1:2]},
+            {"type": "pay-extortion", "player": player},
+            {"type": "rihani-draw", "player": player},
+            {"type": "retain-card", "player": player, "card": hand[0] if hand else None},
+        ]
+    if "tleilaxu" in snapshot["factions"]:
+        for leader in snapshot["factions"]["tleilaxu"]["face_dancers"]:
+            actions.append(
+                {"type": "reveal-face-dancer", "player": "tleilaxu", "leader": leader, "sector": 9, "from_reserves": 0}
+            )
+    return actions
+
+
+@settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
+)
+@given(snapshot=snapshots(), data=st.data())
+def test_rulings_and_their_options_leak_nothing_to_a_viewer(
+    client: FlaskClient, snapshot: dict[str, Any], data: st.DataObject
+) -> None:
+    viewer = data.draw(st.sampled_from(list(snapshot["factions"])))
+    # resolving the battle reveals its plans legitimately: only hands, traitors, Face Dancers and the
+    # Traitor deck stay secret
+    secret = hidden_from({**snapshot, "battle": None}, viewer) - {
+        card for plan in ((snapshot.get("battle") or {}).get("plans") or {}).values() for card in plan.values() if card
+    }
+    for action in actions_for(snapshot, viewer):
+        response = client.post("/v1/rulings", json={"snapshot": snapshot, "action": action, "viewer": viewer})
+        assert response.status_code in (200, 422), response.get_json()
+        leaked = string_values(response.get_json()) & secret
+        assert leaked == set(), (action, leaked)
 
 
 def test_rulings_with_a_viewer_leak_no_hand(client: FlaskClient, three_factions: dict[str, Any]) -> None:
