@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 PORT ?= 8000
 WORKERS ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: serve test lint typecheck openapi compliance fuzz bench clean install install-test
+.PHONY: serve test lint typecheck openapi compliance fuzz soak bench clean install install-test
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -49,6 +49,10 @@ compliance: install
 
 fuzz: install-test
 	$(BIN)/python bench/fuzz.py
+
+soak: install-test
+	command -v wrk >/dev/null || apt-get install -y wrk
+	$(BIN)/python bench/soak.py
 
 bench: install-test
 	$(BIN)/python bench/run.py
