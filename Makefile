@@ -51,7 +51,7 @@ fuzz: install-test
 	$(BIN)/python bench/fuzz.py
 
 soak: install-test
-	command -v wrk >/dev/null || apt-get install -y wrk
+	command -v wrk >/dev/null || (apt-get update && apt-get install -y wrk)
 	$(BIN)/python bench/soak.py
 
 bench: install-test

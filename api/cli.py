@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import http.client
 import json
 import os
 import sys
@@ -66,8 +67,8 @@ def _conformance(args: argparse.Namespace) -> int:
                     args.url, scenario.method, scenario.path, scenario.request_for(variant), args.timeout
                 )
                 problems = check_response(expect, status, body)
-            except (OSError, ValueError) as error:
-                problems = [f"no answer: {error}"]
+            except (OSError, ValueError, http.client.HTTPException) as error:
+                problems = [f"no answer: {type(error).__name__}: {error}"]
             if problems:
                 failed += 1
                 print(f"FAIL {name}: {problems[0]}" + (f" (+{len(problems) - 1} more)" if len(problems) > 1 else ""))
@@ -75,6 +76,9 @@ def _conformance(args: argparse.Namespace) -> int:
                 passed += 1
                 print(f"ok   {name}")
     print(f"{passed} passed, {failed} failed")
+    if passed + failed == 0:
+        print("no fixture ran: check --scenarios and --area", file=sys.stderr)
+        return 1
     return 1 if failed else 0
 
 
@@ -82,7 +86,11 @@ def _rule(args: argparse.Namespace) -> int:
     """Adjudicate one request body (a file, or - for standard input) in-process and print the answer."""
     from api import create_app
 
-    text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text(encoding="utf-8")
+    try:
+        text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        print(f"dune-adjudicator rule: cannot read {args.file}: {error}", file=sys.stderr)
+        return 2
     client = create_app().test_client()
     response = client.post(args.endpoint, data=text, content_type="application/json")
     print(json.dumps(response.get_json(), indent=2, sort_keys=True))

@@ -84,7 +84,16 @@ def render() -> str:
                 lines.append(f"| `{choice.id}`: {_cell(choice.label)} | {implemented} | {default} |")
             evidence = question.default_evidence.value if question.default_evidence is not None else "none"
             lines.append("")
-            lines.append(f"Default: `{question.default or 'none'}` (evidence `{evidence}`). Why: {_cell(question.why)}")
+            if not any(choice.implemented for choice in question.choices):
+                lines.append(
+                    f"Register default: `{question.default or 'none'}` (evidence `{evidence}`), but no choice is "
+                    "implemented yet: a request that reaches this question is answered `not-implemented`. "
+                    f"Why: {_cell(question.why)}"
+                )
+            else:
+                lines.append(
+                    f"Default: `{question.default or 'none'}` (evidence `{evidence}`). Why: {_cell(question.why)}"
+                )
             lines.append("")
     return "\n".join(lines).rstrip() + "\n"
 

@@ -43,6 +43,8 @@ def main() -> int:
             check=False,
         )
         print(run.stdout[-3000:])
+        if run.returncode != 0:
+            print(run.stderr[-3000:], file=sys.stderr)
         found = re.search(r"(\d+) generated", run.stdout)
         generated = int(found.group(1)) if found else 0
         problems = []

@@ -58,6 +58,7 @@ def main() -> int:
     with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as script:
         script.write(lua_script(mix))
     with live_server(workers=2) as (url, process):
+        cold = workers_rss_kib(process.pid)
         # warm every worker once through the whole mix, then measure from a settled heap
         subprocess.run(["wrk", "-t1", "-c2", "-d5s", "-s", script.name, url], capture_output=True, check=True)
         time.sleep(1)
@@ -79,8 +80,11 @@ def main() -> int:
     errors = non_2xx + socket
     growth = max((after[pid] - before[pid]) / before[pid] for pid in before if pid in after)
     print(f"soak: {len(mix)} fixture requests in the mix, {rate:.0f} requests/s, p50 {p50}, p99 {p99}, errors {errors}")
+    Path(script.name).unlink()
+    print(f"worker RSS (KiB) before any request {sorted(cold.values())}, after a 5 s warm-up {sorted(before.values())}")
     print(
-        f"worker RSS (KiB) start {sorted(before.values())}, end {sorted(after.values())}, largest growth {growth:.1%}"
+        f"worker RSS (KiB) start of the 60 s {sorted(before.values())}, end {sorted(after.values())}, "
+        f"largest growth {growth:.1%}"
     )
     return 0 if errors == 0 and growth <= 0.10 and before.keys() == after.keys() else 1
 

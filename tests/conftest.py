@@ -10,11 +10,16 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from hypothesis import settings
 
 from adjudicator.scenarios import DEFAULT_DIRECTORY, _expand_snapshot
 from api import create_app
 
 from .live import live_server as running_server
+
+# Property tests draw the same examples on every run, so a CI result never depends on luck.
+settings.register_profile("deterministic", derandomize=True, database=None)
+settings.load_profile("deterministic")
 
 
 @pytest.fixture(scope="session")

@@ -7,6 +7,7 @@ import os
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -21,10 +22,11 @@ def free_port() -> int:
 @contextlib.contextmanager
 def live_server(workers: int = 2) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
     port = free_port()
+    log = tempfile.TemporaryFile()  # noqa: SIM115 - kept open while the server runs, closed in finally
     process = subprocess.Popen(
         [sys.executable, "-m", "api.cli", "serve", "--port", str(port), "--workers", str(workers)],
         stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+        stderr=log,
         env={**os.environ, "PYTHONUNBUFFERED": "1"},
     )
     url = f"http://127.0.0.1:{port}"
@@ -37,7 +39,9 @@ def live_server(workers: int = 2) -> Iterator[tuple[str, subprocess.Popen[bytes]
                         break
             except OSError:
                 if process.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError("the server did not start") from None
+                    log.seek(0)
+                    output = log.read()[-2000:].decode(errors="replace")
+                    raise RuntimeError(f"the server did not start:\n{output}") from None
                 time.sleep(0.1)
         yield url, process
     finally:
@@ -46,3 +50,4 @@ def live_server(workers: int = 2) -> Iterator[tuple[str, subprocess.Popen[bytes]
             process.wait(timeout=10)
         except subprocess.TimeoutExpired:
             process.kill()
+        log.close()

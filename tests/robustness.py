@@ -48,3 +48,20 @@ def many_force_stacks(base: str, snapshot: dict[str, Any], timeout: float = 30.0
     if 400 <= status < 500 or (status == 200 and elapsed < timeout):
         return None
     return f"10,000 force stacks got {status} after {elapsed:.1f} s"
+
+
+def oversized_chunked_body(base: str) -> str | None:
+    """A body sent chunked (no Content-Length) over the limit is refused the same way."""
+    import http.client
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(base)
+    connection = http.client.HTTPConnection(parts.hostname or "127.0.0.1", parts.port, timeout=60)
+    chunk = b" " * 65536
+    body = (chunk for _ in range((2 * ONE_MIB) // len(chunk)))
+    connection.request(
+        "POST", "/v1/rulings", body=body, headers={"Content-Type": "application/json"}, encode_chunked=True
+    )
+    status = connection.getresponse().status
+    connection.close()
+    return None if status == 413 else f"a chunked body of 2 MiB got {status}, not 413"

@@ -100,3 +100,14 @@ def test_rule_prints_the_problem_for_a_bad_request() -> None:
     result = _cli("rule", "-", stdin='{"snapshot": {}, "action": {"type": "resolve-battle"}}')
     assert result.returncode == 2
     assert json.loads(result.stdout)["status"] == 422
+
+
+def test_conformance_with_no_fixture_fails(live_server: str, tmp_path: Path) -> None:
+    result = _cli("conformance", "--url", live_server, "--scenarios", str(tmp_path))
+    assert result.returncode == 1 and result.stdout.splitlines()[-1] == "0 passed, 0 failed"
+    assert "no fixture ran" in result.stderr
+
+
+def test_rule_reports_an_unreadable_file_without_a_traceback(tmp_path: Path) -> None:
+    result = _cli("rule", str(tmp_path / "missing.json"))
+    assert result.returncode == 2 and "cannot read" in result.stderr and "Traceback" not in result.stderr

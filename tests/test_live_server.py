@@ -5,11 +5,15 @@ from __future__ import annotations
 import urllib.request
 
 from .conftest import base_snapshot
-from .robustness import deeply_nested, many_force_stacks, oversized_body
+from .robustness import deeply_nested, many_force_stacks, oversized_body, oversized_chunked_body
 
 
 def test_a_body_over_one_mebibyte_is_413(live_server: str) -> None:
     assert oversized_body(live_server) is None
+
+
+def test_a_chunked_body_over_one_mebibyte_is_413(live_server: str) -> None:
+    assert oversized_chunked_body(live_server) is None
 
 
 def test_deeply_nested_json_is_a_4xx(live_server: str) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from flask.testing import FlaskClient
@@ -10,6 +11,7 @@ from hypothesis import strategies as st
 
 from adjudicator import load_snapshot, view
 from adjudicator.catalog import card_kind, catalog
+from adjudicator.secrecy import decision_is_private
 
 BASE_FACTIONS = ["atreides", "harkonnen", "emperor", "guild", "fremen", "bene-gesserit"]
 BASE_DECK = [
@@ -52,6 +54,11 @@ def snapshots(draw: st.DrawFn) -> dict[str, Any]:
             "revealed_face_dancers": rest[:revealed],
         }
         traitor_deck = rest[3 : 3 + draw(st.integers(0, 8))]
+    # Leader Skills: both battling leaders may be Rihani Decipherers, whose win shows its faction two
+    # Traitor deck cards in a private event
+    with_skills = draw(st.booleans())
+    if with_skills and traitor_deck is None:
+        traitor_deck = traitor_pool[len(factions) * 4 : len(factions) * 4 + draw(st.integers(2, 8))]
     battle = None
     forces: list[dict[str, Any]] = []
     if draw(st.booleans()):
@@ -63,6 +70,13 @@ def snapshots(draw: st.DrawFn) -> dict[str, Any]:
             weapon = next((c for c in hand if "weapon" in catalog().cards[card_kind(c)].roles), None)
             defense = next((c for c in hand if c != weapon and "defense" in catalog().cards[card_kind(c)].roles), None)
             state[faction]["hand"] = [c for c in hand if c not in (weapon, defense)]
+            if with_skills:
+                leader_id = catalog().leaders_of(faction)[0].id
+                state[faction]["leaders"] = (
+                    {leader_id: {"status": "available", "skill": "rihani-decipherer", "skill_face_up": False}}
+                    if faction == factions[0]
+                    else {}
+                )
             plans[faction] = {
                 "leader": catalog().leaders_of(faction)[0].id,
                 "dial": draw(st.integers(0, 5)),
@@ -77,7 +91,14 @@ def snapshots(draw: st.DrawFn) -> dict[str, Any]:
         ]
     return {
         "format": "dune-snapshot/1",
-        "ruleset": {"expansions": ["ixians-tleilaxu"] if with_tleilaxu else [], "advanced": False, "variants": []},
+        "ruleset": {
+            "expansions": [
+                *(["ixians-tleilaxu"] if with_tleilaxu else []),
+                *(["choam-richese"] if with_skills else []),
+            ],
+            "advanced": False,
+            "variants": ["leader-skills"] if with_skills else [],
+        },
         "turn": 2,
         "phase": "battle" if battle is not None else "bidding",
         "forces": forces,
@@ -174,7 +195,10 @@ def actions_for(snapshot: dict[str, Any], viewer: str) -> list[dict[str, Any]]:
 
 
 @settings(
-    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
+    max_examples=100,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )
 @given(snapshot=snapshots(), data=st.data())
 def test_rulings_and_their_options_leak_nothing_to_a_viewer(
@@ -183,14 +207,54 @@ def test_rulings_and_their_options_leak_nothing_to_a_viewer(
     viewer = data.draw(st.sampled_from(list(snapshot["factions"])))
     # resolving the battle reveals its plans legitimately: only hands, traitors, Face Dancers and the
     # Traitor deck stay secret
-    secret = hidden_from({**snapshot, "battle": None}, viewer) - {
+    public_plans = {
         card for plan in ((snapshot.get("battle") or {}).get("plans") or {}).values() for card in plan.values() if card
     }
-    for action in actions_for(snapshot, viewer):
-        response = client.post("/v1/rulings", json={"snapshot": snapshot, "action": action, "viewer": viewer})
+    # every viewer sees the battle resolve (its cleanup decisions are someone's, and private ones must
+    # reach the others without options); the drawn viewer also tries a spread of actions
+    requests = [(other, {"type": "resolve-battle"}) for other in snapshot["factions"] if other != viewer]
+    requests += [(viewer, action) for action in actions_for(snapshot, viewer)]
+    for who, action in requests:
+        secret = hidden_from({**snapshot, "battle": None}, who) - public_plans
+        response = client.post("/v1/rulings", json={"snapshot": snapshot, "action": action, "viewer": who})
         assert response.status_code in (200, 422), response.get_json()
-        leaked = string_values(response.get_json()) & secret
-        assert leaked == set(), (action, leaked)
+        body = response.get_json()
+        leaked = string_values(without_own_secrets(body, who)) & secret
+        assert leaked == set(), (who, action, leaked)
+        if response.status_code == 200:
+            assert_private_parts_hidden(body, who)
+
+
+def without_own_secrets(body: dict[str, Any], viewer: str) -> Any:
+    """The answer less what the viewer may see of its own secret draws (a Rihani inspection or draw shows
+    it Traitor deck cards): events marked for it, and its own decision's and record's drawn cards."""
+    body = copy.deepcopy(body)
+    for outcome in [body.get("outcome"), *(a["outcome"] for a in body.get("alternatives", ()))]:
+        if not outcome:
+            continue
+        outcome["events"] = [e for e in outcome.get("events", ()) if viewer not in e.get("visible_to", ())]
+        record = (((outcome.get("snapshot") or {}).get("battle") or {}).get("resolution") or {}).get("rihani")
+        if record is not None and record.get("player") == viewer:
+            record["drawn"] = None
+    decision = (body.get("next") or {}).get("decision")
+    if decision is not None and decision.get("player") == viewer:
+        decision.pop("drawn", None)
+        body["next"]["options"] = []
+    return body
+
+
+def assert_private_parts_hidden(body: dict[str, Any], viewer: str) -> None:
+    """Structural checks that need no card id: another faction's private decision comes without options
+    (a Face Dancer option names a public leader, yet shows the match), and a private event keeps no card."""
+    following = body["next"]
+    decision = following["decision"]
+    if decision is not None and decision["player"] != viewer and decision_is_private(decision, viewer):
+        assert following["options"] == [], decision
+    outcomes = [body["outcome"], *(alternative["outcome"] for alternative in body["alternatives"])]
+    for outcome in outcomes:
+        for event in (outcome or {}).get("events", ()):
+            if viewer not in event.get("visible_to", (viewer,)):
+                assert event.get("redacted") is True and "card" not in event and "cards" not in event, event
 
 
 def test_rulings_with_a_viewer_leak_no_hand(client: FlaskClient, three_factions: dict[str, Any]) -> None:
