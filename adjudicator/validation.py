@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from .catalog import Catalog, Territory, card_kind, catalog, copies_in_play
 from .errors import InvalidSnapshot, Problem
-from .snapshot import Snapshot
+from .snapshot import Battle, Snapshot
 from .vocabulary import CardCategory, DecisionType, DukeStatus, FactionId, LeaderStatus, Phase, TerritoryType
 
 _CARD_ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*(?:#[1-9][0-9]{0,3})?$")
@@ -655,16 +655,24 @@ class _Checker:
         elif decision.type in _SKILL_STEPS:
             self.skill_decision()
 
+    def current_battle_step(self, decision_type: str) -> tuple[Battle, Mapping[str, Any]] | None:
+        """The resolved battle whose next cleanup step is `decision_type`, or None (with the problem added)."""
+        battle = self.s.battle
+        resolution = battle.resolution if battle is not None else None
+        steps = list(resolution.get("steps", ())) if resolution is not None else []
+        if battle is None or resolution is None or not steps or steps[0] != decision_type:
+            self.add("decision-out-of-step", f"no resolved battle is waiting for {decision_type}", "pending", "type")
+            return None
+        return battle, resolution
+
     def skill_decision(self) -> None:
         """A Sandmaster or Rihani decision answers the resolved battle's next step, with its record."""
         decision = self.s.pending
-        battle = self.s.battle
         assert decision is not None
-        resolution = battle.resolution if battle is not None else None
-        steps = list(resolution.get("steps", ())) if resolution is not None else []
-        if battle is None or resolution is None or not steps or steps[0] != decision.type:
-            self.add("decision-out-of-step", f"no resolved battle is waiting for {decision.type}", "pending", "type")
+        current = self.current_battle_step(decision.type)
+        if current is None:
             return
+        battle, resolution = current
         record = resolution.get(_SKILL_STEPS[decision.type]) or {}
         if decision.player != resolution.get("winner"):
             self.add("wrong-decider", "the battle's winner makes this decision", "pending", "player")
@@ -751,13 +759,11 @@ class _Checker:
 
     def face_dancer_decision(self) -> None:
         decision = self.s.pending
-        battle = self.s.battle
         assert decision is not None
-        resolution = battle.resolution if battle is not None else None
-        steps = list(resolution.get("steps", ())) if resolution is not None else []
-        if battle is None or resolution is None or not steps or steps[0] != decision.type:
-            self.add("decision-out-of-step", f"no resolved battle is waiting for {decision.type}", "pending", "type")
+        current = self.current_battle_step(decision.type)
+        if current is None:
             return
+        battle, resolution = current
         tleilaxu = self.s.factions.get(FactionId.TLEILAXU.value)
         if decision.player != FactionId.TLEILAXU or tleilaxu is None:
             self.add("wrong-decider", "revealing a Face Dancer is the Tleilaxu's decision", "pending", "player")
@@ -970,13 +976,11 @@ class _Checker:
 
     def battle_cleanup_decision(self) -> None:
         decision = self.s.pending
-        battle = self.s.battle
         assert decision is not None
-        resolution = battle.resolution if battle is not None else None
-        steps = list(resolution.get("steps", ())) if resolution is not None else []
-        if battle is None or resolution is None or not steps or steps[0] != decision.type:
-            self.add("decision-out-of-step", f"no resolved battle is waiting for {decision.type}", "pending", "type")
+        current = self.current_battle_step(decision.type)
+        if current is None:
             return
+        battle, resolution = current
         if decision.player != resolution.get("winner"):
             self.add("wrong-decider", "the battle's winner makes this decision", "pending", "player")
             return
