@@ -5,12 +5,13 @@ Nothing here imports a web framework; the HTTP service in `api/` and the CLI are
 
 from __future__ import annotations
 
-from .catalog import Catalog, catalog
-from .engine import Action, adjudicate, list_options, load_snapshot, view
-from .errors import AdjudicatorError, InvalidRequest, InvalidSnapshot, Problem, UnknownRegisterEntry
-from .registers import registers
-from .results import ENGINE_VERSION, Adjudication, OptionList, View
-from .snapshot import Snapshot
+from adjudicator.core.action import Action
+from adjudicator.core.catalog import Catalog, catalog
+from adjudicator.core.errors import AdjudicatorError, InvalidRequest, InvalidSnapshot, Problem, UnknownRegisterEntry
+from adjudicator.core.results import ENGINE_VERSION, Adjudication, OptionList, View
+from adjudicator.core.snapshot import Snapshot
+from adjudicator.engine import adjudicate, list_options, load_snapshot, view
+from adjudicator.system import registers, rulebook
 
 __version__ = ENGINE_VERSION
 
@@ -33,5 +34,6 @@ __all__ = [
     "list_options",
     "load_snapshot",
     "registers",
+    "rulebook",
     "view",
 ]

@@ -6,16 +6,20 @@ answered `illegal` with the violation `not-implemented`, never an error.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
+from collections.abc import Mapping
+from dataclasses import replace
 from types import MappingProxyType
 from typing import Any
 
-from .errors import InvalidRequest, Problem
-from .moritani import retention_options
-from .registers import check_interpretations, get_question, tracing
-from .results import Adjudication, NextStep, OptionList, Provenance, View, Violation, rulings_of
-from .secrecy import (
+from adjudicator.core.action import Action, Context
+from adjudicator.core.errors import InvalidRequest, Problem
+from adjudicator.core.registers import check_interpretations
+from adjudicator.core.results import Adjudication, NextStep, OptionList, Provenance, View, Violation, rulings_of
+from adjudicator.core.rulebook import Rulebook
+from adjudicator.core.snapshot import Snapshot
+from adjudicator.core.tracing import tracing
+from adjudicator.core.vocabulary import RulingStatus
+from adjudicator.rules.secrecy import (
     HIDDEN_LEGALITY,
     decision_is_private,
     private_answer_violations,
@@ -23,66 +27,15 @@ from .secrecy import (
     redact_decision,
     redact_event,
 )
-from .snapshot import Decision, Snapshot
-from .validation import validate_snapshot
-from .vocabulary import ActionType, DecisionType, RulingStatus
+from adjudicator.system import rulebook
+from adjudicator.validation.snapshot import validate_snapshot
 
 
-@dataclass(frozen=True, slots=True)
-class Action:
-    """A proposed action: a kebab-case type, the acting player where one acts, and its choices."""
-
-    type: ActionType
-    player: str | None = None
-    fields: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
-
-    @classmethod
-    def from_dict(cls, raw: Mapping[str, Any]) -> Action:
-        rest = {k: v for k, v in raw.items() if k not in ("type", "player")}
-        return cls(ActionType(raw["type"]), raw.get("player"), MappingProxyType(rest))
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"type": self.type.value, "player": self.player, **self.fields}
-
-
-@dataclass(frozen=True, slots=True)
-class Context:
-    """What a handler may consult besides the snapshot and the action."""
-
-    interpretations: Mapping[str, str]
-    viewer: str | None
-
-
-Handler = Callable[[Snapshot, Action, Context], Adjudication]
-
-# action type -> handler; the battle, Moritani, Duke Vidal, skills and Extortion modules register here.
-HANDLERS: dict[ActionType, Handler] = {}
-
-OptionLister = Callable[[Snapshot, Decision], list[dict[str, Any]]]
-
-# decision types whose options depend only on the decision object (not on the rest of the snapshot)
-DECISIONS_SELF_CONTAINED: set[str] = {DecisionType.MORITANI_RETENTION.value}
-
-# decision type -> the function listing its options (each module registers its own decisions)
-DECISION_OPTIONS: dict[str, OptionLister] = {
-    DecisionType.MORITANI_RETENTION.value: lambda snapshot, decision: retention_options(decision),
-}
-
-
-def register_decision(decision_type: str, lister: OptionLister, self_contained: bool = False) -> None:
-    DECISION_OPTIONS[decision_type] = lister
-    if self_contained:
-        DECISIONS_SELF_CONTAINED.add(decision_type)
-
-
-def decision_options_for(snapshot: Snapshot, player: str | None = None) -> list[dict[str, Any]]:
-    """The options of the snapshot's open decision (none when nothing is pending)."""
+def _decision_options(
+    snapshot: Snapshot, rules: Rulebook, player: str | None = None
+) -> tuple[dict[str, Any] | None, list[dict[str, Any]]]:
     decision = snapshot.pending
-    if decision is None:
-        return []
-    lister = DECISION_OPTIONS.get(decision.type)
-    options = lister(snapshot, decision) if lister is not None else []
-    return [o for o in options if player is None or o.get("player") == player]
+    return (None if decision is None else decision.to_dict()), rules.options(snapshot, player)
 
 
 def load_snapshot(raw: Mapping[str, Any], root: str = "/snapshot") -> Snapshot:
@@ -96,13 +49,6 @@ def _check_faction(snapshot: Snapshot, faction: str | None, path: str, what: str
     return [Problem(path, "faction-not-in-game", f"the {what} {faction!r} is not a faction in this game")]
 
 
-def _decision_options(
-    snapshot: Snapshot, player: str | None = None
-) -> tuple[dict[str, Any] | None, list[dict[str, Any]]]:
-    decision = snapshot.pending
-    return (None if decision is None else decision.to_dict()), decision_options_for(snapshot, player)
-
-
 def adjudicate(
     snapshot: Snapshot,
     action: Action,
@@ -110,6 +56,18 @@ def adjudicate(
     viewer: str | None = None,
 ) -> Adjudication:
     """Rule on one proposed action against a consistent snapshot."""
+    rules = rulebook()
+    ruling = _adjudicate(snapshot, action, rules, interpretations, viewer)
+    return replace(ruling, provenance=replace(ruling.provenance, rules_digest=rules.digest))
+
+
+def _adjudicate(
+    snapshot: Snapshot,
+    action: Action,
+    rules: Rulebook,
+    interpretations: Mapping[str, str] | None,
+    viewer: str | None,
+) -> Adjudication:
     chosen = dict(interpretations or {})
     check_interpretations(chosen)
     problems = _check_faction(snapshot, action.player, "/action/player", "player")
@@ -123,9 +81,9 @@ def adjudicate(
             f"/interpretations/{question}",
         )
         for question, choice in sorted(chosen.items())
-        if not get_question(question).choice(choice).implemented  # type: ignore[union-attr]
+        if not rules.is_implemented(question, choice)
     ]
-    handler = HANDLERS.get(action.type)
+    handler = rules.handlers.get(action.type)
     hidden: list[Violation] = []
     guarded: list[str] = []
     if viewer is not None and (snapshot.pending is not None or action.type.value in HIDDEN_LEGALITY):
@@ -134,7 +92,7 @@ def adjudicate(
         guarded = list(trace_of_guard)
     if unimplemented or hidden:
         with tracing() as trace:
-            decision, options = _decision_options(snapshot)
+            decision, options = _decision_options(snapshot, rules)
         rule_ids = [*(guarded if hidden else []), *trace]
         return for_viewer(
             Adjudication(
@@ -149,9 +107,9 @@ def adjudicate(
             viewer,
         )
     if handler is not None:
-        return for_viewer(handler(snapshot, action, Context(MappingProxyType(chosen), viewer)), viewer)
+        return for_viewer(handler(snapshot, action, Context(MappingProxyType(chosen), viewer, rules)), viewer)
     with tracing() as trace:
-        decision, options = _decision_options(snapshot)
+        decision, options = _decision_options(snapshot, rules)
     ruling = Adjudication(
         status=RulingStatus.ILLEGAL,
         outcome=None,
@@ -203,9 +161,10 @@ def list_options(snapshot: Snapshot, player: str | None = None) -> OptionList:
     problems = _check_faction(snapshot, player, "/player", "player")
     if problems:
         raise InvalidRequest(problems)
+    rules = rulebook()
     with tracing() as trace:
-        decision, options = _decision_options(snapshot, player)
-    return OptionList(decision, tuple(options), rulings_of(trace), Provenance())
+        decision, options = _decision_options(snapshot, rules, player)
+    return OptionList(decision, tuple(options), rulings_of(trace), Provenance(rules_digest=rules.digest))
 
 
 def view(snapshot: Snapshot, viewer: str | None) -> View:
@@ -215,9 +174,4 @@ def view(snapshot: Snapshot, viewer: str | None) -> View:
         raise InvalidRequest(problems)
     with tracing() as trace:
         wire, redacted = redact(snapshot, viewer)
-    return View(viewer, wire, tuple(redacted), rulings_of(trace), Provenance())
-
-
-# The rule modules register their handlers and decisions here; importing them last lets them import
-# this module's names.
-from . import rulebook  # noqa: E402, F401
+    return View(viewer, wire, tuple(redacted), rulings_of(trace), Provenance(rules_digest=rulebook().digest))

@@ -16,7 +16,7 @@ from typing import Any
 
 import yaml
 
-from ._data import _Loader
+from adjudicator.core._data import _Loader
 
 DEFAULT_DIRECTORY = Path(__file__).resolve().parent.parent / "scenarios"
 ENDPOINTS = ("/v1/rulings", "/v1/options", "/v1/views", "/v1/rules", "/v1/sources", "/v1/questions", "/healthz")

@@ -12,7 +12,7 @@ from flask import Flask, Response, request, send_from_directory
 from werkzeug.exceptions import HTTPException, UnsupportedMediaType
 
 from adjudicator import ENGINE_VERSION
-from adjudicator.errors import InvalidRequest, UnknownRegisterEntry
+from adjudicator.core.errors import InvalidRequest, UnknownRegisterEntry
 
 from .extensions import Api
 from .problems import problem

@@ -12,8 +12,8 @@ import json
 from collections import Counter
 from pathlib import Path
 
+from adjudicator import registers
 from adjudicator.conformance import check_response
-from adjudicator.registers import registers
 from adjudicator.scenarios import load_scenarios
 
 COMPLIANCE_FILE = Path(__file__).resolve().parent.parent / "COMPLIANCE.md"

@@ -10,8 +10,8 @@ from typing import Any
 
 from marshmallow import ValidationError, fields, validate
 
-from adjudicator.catalog import catalog
-from adjudicator.vocabulary import (
+from adjudicator.core.catalog import catalog
+from adjudicator.core.vocabulary import (
     SNAPSHOT_FORMAT,
     ActionType,
     BattleResult,

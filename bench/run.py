@@ -23,8 +23,8 @@ sys.path.insert(0, str(ROOT))
 from marshmallow import Schema  # noqa: E402
 
 from adjudicator import Action, adjudicate, list_options, load_snapshot, view  # noqa: E402
+from adjudicator.core.vocabulary import ActionType  # noqa: E402
 from adjudicator.scenarios import DEFAULT_DIRECTORY, _expand_snapshot  # noqa: E402
-from adjudicator.vocabulary import ActionType  # noqa: E402
 from api import create_app  # noqa: E402
 from api.resources.rulings.schemas import REQUEST as RULING_REQUEST  # noqa: E402
 

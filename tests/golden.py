@@ -79,7 +79,8 @@ def compare(before: Path, after: Path, ignore_paths: list[str]) -> int:
         print(f"only before: {label}")
     for label in only_new[:20]:
         print(f"only after: {label}")
-    print(f"compared {len(set(old) & set(new))}, differ {len(differ)}, only before {len(only_old)}, only after {len(only_new)}")
+    both = len(set(old) & set(new))
+    print(f"compared {both}, differ {len(differ)}, only before {len(only_old)}, only after {len(only_new)}")
     return 1 if differ or only_old else 0
 
 

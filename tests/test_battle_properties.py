@@ -17,9 +17,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from adjudicator import Action, adjudicate, load_snapshot, registers
-from adjudicator.catalog import catalog
-from adjudicator.snapshot import Snapshot
-from adjudicator.vocabulary import ActionType, RulingStatus
+from adjudicator.core.catalog import catalog
+from adjudicator.core.snapshot import Snapshot
+from adjudicator.core.vocabulary import ActionType, RulingStatus
 
 registers()
 

@@ -7,8 +7,8 @@ import re
 from collections import Counter
 from pathlib import Path
 
-from adjudicator.catalog import catalog
-from adjudicator.vocabulary import FactionId, TerritoryType
+from adjudicator.core.catalog import catalog
+from adjudicator.core.vocabulary import FactionId, TerritoryType
 
 KEBAB = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 TERRITORIES_TSV = Path(__file__).parent / "data" / "territories.tsv"

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
+from types import MappingProxyType
 from typing import Any
 
 import pytest
 
-from adjudicator import Action, InvalidSnapshot, adjudicate, engine, list_options, load_snapshot, registers
-from adjudicator.errors import InvalidRequest
-from adjudicator.snapshot import Snapshot, halves_to_number
-from adjudicator.vocabulary import ActionType, Evidence, RulingStatus
+from adjudicator import Action, InvalidSnapshot, adjudicate, engine, list_options, load_snapshot, registers, rulebook
+from adjudicator.core.action import Context, Handler
+from adjudicator.core.errors import InvalidRequest
+from adjudicator.core.snapshot import Snapshot, halves_to_number
+from adjudicator.core.vocabulary import ActionType, Evidence, RulingStatus
 
 from .conftest import base_snapshot
 
@@ -51,14 +54,20 @@ def test_inconsistent_snapshot_raises_with_every_problem() -> None:
     }
 
 
+def _use_handlers(monkeypatch: pytest.MonkeyPatch, handlers: dict[ActionType, Handler]) -> None:
+    """Rule with a rulebook whose handlers are replaced (the engine takes its handlers from it)."""
+    changed = dataclasses.replace(rulebook(), handlers=MappingProxyType(handlers))
+    monkeypatch.setattr(engine, "rulebook", lambda: changed)
+
+
 def test_every_action_type_has_a_handler() -> None:
-    assert [a.value for a in ActionType if a not in engine.HANDLERS] == []
+    assert [a.value for a in ActionType if a not in rulebook().handlers] == []
 
 
 def test_an_action_without_a_handler_is_answered_not_implemented(monkeypatch: pytest.MonkeyPatch) -> None:
     # no action type lacks a handler today; the answer for one that does (a future vocabulary entry)
     # is checked by taking one handler away
-    monkeypatch.delitem(engine.HANDLERS, ActionType.END_TURN)
+    _use_handlers(monkeypatch, {k: v for k, v in rulebook().handlers.items() if k is not ActionType.END_TURN})
     snapshot = load_snapshot(base_snapshot("three-factions"))
     ruling = adjudicate(snapshot, Action(ActionType.END_TURN, "atreides"))
     assert ruling.status is RulingStatus.ILLEGAL
@@ -117,15 +126,14 @@ def test_results_are_frozen() -> None:
 
 def test_a_viewer_gets_every_next_snapshot_redacted(monkeypatch: pytest.MonkeyPatch) -> None:
     """Whatever a handler returns, a ruling requested with a viewer hides other factions' cards."""
-    from adjudicator import engine
-    from adjudicator.results import Adjudication, Alternative, NextStep, Provenance
+    from adjudicator.core.results import Adjudication, Alternative, NextStep, Provenance
 
-    def handler(snapshot: Snapshot, action: Action, context: engine.Context) -> Adjudication:
+    def handler(snapshot: Snapshot, action: Action, context: Context) -> Adjudication:
         outcome = {"summary": {}, "events": [], "snapshot": snapshot.to_dict()}
         alternative = Alternative({"extortion-mentat-order": "placement-first"}, outcome, Evidence.PROVISIONAL_ORDERING)
         return Adjudication(RulingStatus.RESOLVED, outcome, NextStep(None, ()), (), (), (alternative,), Provenance())
 
-    monkeypatch.setitem(engine.HANDLERS, ActionType.END_SHIPMENT_MOVEMENT, handler)
+    _use_handlers(monkeypatch, {**rulebook().handlers, ActionType.END_SHIPMENT_MOVEMENT: handler})
     snapshot = load_snapshot(base_snapshot("three-factions"))
     seen = adjudicate(snapshot, Action(ActionType.END_SHIPMENT_MOVEMENT, "moritani"), viewer="moritani").to_dict()
     for next_snapshot in (seen["outcome"]["snapshot"], seen["alternatives"][0]["outcome"]["snapshot"]):

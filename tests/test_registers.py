@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from adjudicator.errors import UnknownInterpretation
-from adjudicator.registers import RULE_FUNCTIONS, check_interpretations, registers
+from adjudicator import registers, rulebook
+from adjudicator.core.errors import UnknownInterpretation
+from adjudicator.core.registers import check_interpretations
+from adjudicator.core.vocabulary import Evidence, PageKind
 from adjudicator.scenarios import fixtures_by_rule, load_scenarios
-from adjudicator.vocabulary import Evidence, PageKind
 
 REGS = registers()
 SCENARIOS = load_scenarios()
@@ -73,7 +74,7 @@ def test_every_rule_has_claim_evidence_and_a_registered_citation(rule_id: str) -
 
 
 def test_every_rule_function_is_registered_and_every_rule_has_a_function() -> None:
-    assert set(RULE_FUNCTIONS) == set(REGS.rules)
+    assert set(rulebook().rule_functions) == set(REGS.rules)
 
 
 def test_every_rule_is_asserted_by_at_least_one_fixture() -> None:

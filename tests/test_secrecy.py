@@ -10,8 +10,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from adjudicator import load_snapshot, view
-from adjudicator.catalog import card_kind, catalog
-from adjudicator.secrecy import decision_is_private
+from adjudicator.core.catalog import card_kind, catalog
+from adjudicator.rules.secrecy import decision_is_private
 
 BASE_FACTIONS = ["atreides", "harkonnen", "emperor", "guild", "fremen", "bene-gesserit"]
 BASE_DECK = [
@@ -264,7 +264,7 @@ def test_rulings_with_a_viewer_leak_no_hand(client: FlaskClient, three_factions:
 
 
 def test_a_private_event_keeps_only_what_happened_for_other_viewers() -> None:
-    from adjudicator.secrecy import redact_event
+    from adjudicator.rules.secrecy import redact_event
 
     event = {
         "type": "traitor-kept",

@@ -7,7 +7,8 @@ from typing import Any
 from flask import Response
 from flask.views import MethodView
 
-from adjudicator.registers import Rule, get_question, get_rule, registers
+from adjudicator import registers
+from adjudicator.core.registers import Rule
 
 from ...docs import problem_responses, rule_fixtures
 from ...extensions import Blueprint
@@ -42,7 +43,7 @@ class RuleById(MethodView):
     @blp.doc(operationId="getRule")
     def get(self, rule_id: str) -> Response:
         """One rule of the register."""
-        return json_response(_rule_dict(get_rule(rule_id), rule_fixtures()))
+        return json_response(_rule_dict(registers().rule(rule_id), rule_fixtures()))
 
 
 @blp.route("/sources")
@@ -73,4 +74,4 @@ class QuestionById(MethodView):
     @blp.doc(operationId="getQuestion")
     def get(self, question_id: str) -> Response:
         """One question; send `{"interpretations": {question_id: choice_id}}` to choose."""
-        return json_response(get_question(question_id).to_dict())
+        return json_response(registers().question(question_id).to_dict())

@@ -6,7 +6,7 @@ from typing import Any
 
 from flask.views import MethodView
 
-from adjudicator.errors import UnknownRegisterEntry
+from adjudicator.core.errors import UnknownRegisterEntry
 
 from ...docs import problem_responses, scenario_corpus
 from ...extensions import Blueprint

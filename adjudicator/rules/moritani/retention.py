@@ -14,22 +14,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from .battle_state import STEP_DECISIONS, NextSnapshot, answer_violation, finish, illegal
-from .cards import can_retain_battle_card
-from .catalog import card_kind, catalog
-from .engine import HANDLERS, Action, Context, register_decision
-from .registers import get_question, implements, rule, tracing
-from .results import Adjudication, Violation
-from .snapshot import Decision, Snapshot
-from .vocabulary import ActionType, CardCategory, DecisionType, FactionId
+from adjudicator.core.action import Action, Context
+from adjudicator.core.catalog import card_kind, catalog
+from adjudicator.core.registers import get_question
+from adjudicator.core.results import Adjudication, Violation
+from adjudicator.core.rulebook import DecisionKind, RuleModule
+from adjudicator.core.rulings import answer_violation, illegal
+from adjudicator.core.snapshot import Decision, Snapshot
+from adjudicator.core.tracing import rule, tracing
+from adjudicator.core.vocabulary import ActionType, CardCategory, DecisionType, FactionId
+from adjudicator.rules.cards import can_retain_battle_card
+from adjudicator.rules.state import NextSnapshot, finish
 
 MORITANI = FactionId.MORITANI.value
 TRAITOR_QUESTION = "retention-traitor-mandatory-cards"
 SEMUTA_QUESTION = "retention-semuta-batches"
-implements(SEMUTA_QUESTION, "split-batches", "single-batch")
-implements(TRAITOR_QUESTION, "apply-traitor-exception", "always-ineligible")
-implements("retention-karama-timing", "declare-then-karama")
-implements("retention-continuation-order", "retention-first")
 
 
 @rule("moritani.retention.opportunity")
@@ -176,7 +175,7 @@ def _settle(state: NextSnapshot, keep: str | None) -> None:
 
 def retain_card(snapshot: Snapshot, action: Action, context: Context) -> Adjudication:
     with tracing() as trace:
-        problem = answer_violation(snapshot, action, DecisionType.MORITANI_RETENTION.value)
+        problem = answer_violation(snapshot, action, DecisionType.MORITANI_RETENTION.value, context)
         if problem is not None:
             return illegal(snapshot, [problem], trace, context)
         state = NextSnapshot(snapshot)
@@ -253,7 +252,7 @@ def karama_response(snapshot: Snapshot, action: Action, context: Context) -> Adj
         card = action.fields.get("card")
         if action.type is ActionType.KARAMA_CANCEL and card in reserved:
             return illegal(snapshot, [reservation_violation(owner, str(card), "/action/card")], trace, context)
-        problem = answer_violation(snapshot, action, DecisionType.RETENTION_KARAMA.value)
+        problem = answer_violation(snapshot, action, DecisionType.RETENTION_KARAMA.value, context)
         if problem is not None:
             return illegal(snapshot, [problem], trace, context)
         assert action.player is not None
@@ -285,9 +284,35 @@ def window_options(snapshot: Snapshot, decision: Decision) -> list[dict[str, Any
     return options
 
 
-HANDLERS[ActionType.RETAIN_CARD] = retain_card
-HANDLERS[ActionType.KARAMA_CANCEL] = karama_response
-HANDLERS[ActionType.KARAMA_PASS] = karama_response
-register_decision(DecisionType.RETENTION_KARAMA.value, window_options, self_contained=True)
-STEP_DECISIONS[DecisionType.MORITANI_RETENTION.value] = _retention_decision
-STEP_DECISIONS[DecisionType.RETENTION_KARAMA.value] = _window_decision
+@rule("moritani.retention.choose-one-or-none")
+def retention_options(decision: Decision) -> list[dict[str, Any]]:
+    """The defeated ally keeps at most one eligible played card, or declines."""
+    player = decision.player
+    options: list[dict[str, Any]] = [
+        {"type": ActionType.RETAIN_CARD.value, "player": player, "card": card} for card in decision.get("eligible", ())
+    ]
+    options.append({"type": ActionType.RETAIN_CARD.value, "player": player, "card": None})
+    return options
+
+
+DECLARED = RuleModule(
+    handlers={
+        ActionType.RETAIN_CARD: retain_card,
+    },
+    decisions={
+        DecisionType.MORITANI_RETENTION.value: DecisionKind(
+            lambda snapshot, decision: retention_options(decision), self_contained=True
+        ),
+        DecisionType.RETENTION_KARAMA.value: DecisionKind(window_options, self_contained=True),
+    },
+    steps={
+        DecisionType.MORITANI_RETENTION.value: _retention_decision,
+        DecisionType.RETENTION_KARAMA.value: _window_decision,
+    },
+    implements={
+        SEMUTA_QUESTION: ("split-batches", "single-batch"),
+        TRAITOR_QUESTION: ("apply-traitor-exception", "always-ineligible"),
+        "retention-karama-timing": ("declare-then-karama",),
+        "retention-continuation-order": ("retention-first",),
+    },
+)

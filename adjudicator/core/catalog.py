@@ -12,9 +12,9 @@ from functools import cache
 from types import MappingProxyType
 from typing import Any
 
-from ._data import load_yaml
-from .errors import RegisterError
-from .vocabulary import CardCategory, TerritoryType
+from adjudicator.core._data import load_yaml
+from adjudicator.core.errors import RegisterError
+from adjudicator.core.vocabulary import CardCategory, TerritoryType
 
 BASE = "base"
 _EXPANSION_ORDER = ("ixians-tleilaxu", "choam-richese", "ecaz-moritani")

@@ -21,19 +21,20 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
 
-from .battle_plans import DUKE
-from .battle_state import STEP_DECISIONS, InterpretationNeeded, NextSnapshot, finish, illegal, unresolved
-from .catalog import catalog
-from .engine import HANDLERS, Action, Context, register_decision
-from .harkonnen import captives_return_when_leaderless, harkonnen_leaderless
-from .registers import implements, rule, tracing
-from .results import Adjudication, Alternative, Violation
-from .snapshot import Decision, Snapshot
-from .vocabulary import ActionType, DecisionType, Evidence, FactionId, LeaderStatus
+from adjudicator.core.action import Action, Context, InterpretationNeeded
+from adjudicator.core.catalog import catalog
+from adjudicator.core.results import Adjudication, Alternative, Violation
+from adjudicator.core.rulebook import DecisionKind, RuleModule
+from adjudicator.core.rulings import illegal, unresolved
+from adjudicator.core.snapshot import Decision, Snapshot
+from adjudicator.core.tracing import rule, tracing
+from adjudicator.core.vocabulary import ActionType, DecisionType, Evidence, FactionId, LeaderStatus
+from adjudicator.rules.battle.plans import DUKE
+from adjudicator.rules.harkonnen import captives_return_when_leaderless, harkonnen_leaderless
+from adjudicator.rules.state import NextSnapshot, finish
 
 TLEILAXU = FactionId.TLEILAXU.value
 FACE_DANCERS_HELD = 3
-implements("face-dancer-earlier-bounty", "bounty-stands")
 
 
 def winner_leader(wire: dict[str, Any]) -> tuple[str | None, str | None]:
@@ -387,7 +388,7 @@ def _reveal_alternatives(
 ) -> list[Alternative]:
     """One alternative per combination of the open questions the reveal reaches (a captive Duke Vidal's
     return when the reveal leaves the Harkonnen leaderless)."""
-    under = Context(MappingProxyType({**context.interpretations, **chosen}), context.viewer)
+    under = context.under(chosen)
     try:
         state, summary = _apply_reveal(snapshot, action, under.interpretations)
     except InterpretationNeeded as needed:
@@ -434,7 +435,18 @@ def decline_face_dancer(snapshot: Snapshot, action: Action, context: Context) ->
         return finish(snapshot, state, {"battle": {"face_dancer": {"revealed": False}}}, trace, context)
 
 
-HANDLERS[ActionType.REVEAL_FACE_DANCER] = reveal_face_dancer
-HANDLERS[ActionType.DECLINE_FACE_DANCER] = decline_face_dancer
-register_decision(DecisionType.FACE_DANCER_REVEAL.value, face_dancer_options)
-STEP_DECISIONS[DecisionType.FACE_DANCER_REVEAL.value] = _face_dancer_decision
+DECLARED = RuleModule(
+    handlers={
+        ActionType.REVEAL_FACE_DANCER: reveal_face_dancer,
+        ActionType.DECLINE_FACE_DANCER: decline_face_dancer,
+    },
+    decisions={
+        DecisionType.FACE_DANCER_REVEAL.value: DecisionKind(face_dancer_options),
+    },
+    steps={
+        DecisionType.FACE_DANCER_REVEAL.value: _face_dancer_decision,
+    },
+    implements={
+        "face-dancer-earlier-bounty": ("bounty-stands",),
+    },
+)

@@ -14,20 +14,27 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-from .battle_plans import DUKE, forces_in, plan_violations, strength_halves
-from .battle_state import (
-    STEP_DECISIONS,
-    InterpretationNeeded,
-    NextSnapshot,
-    answer_violation,
-    finish,
-    illegal,
-    unresolved,
+from adjudicator.core.action import Action, Context, InterpretationNeeded
+from adjudicator.core.catalog import catalog
+from adjudicator.core.registers import get_question
+from adjudicator.core.results import Adjudication, Alternative, Violation
+from adjudicator.core.rulebook import DecisionKind, RuleModule
+from adjudicator.core.rulings import answer_violation, illegal, unresolved
+from adjudicator.core.snapshot import Battle, Plan, Snapshot, halves_to_number
+from adjudicator.core.tracing import rule, tracing
+from adjudicator.core.vocabulary import (
+    ActionType,
+    BattleResult,
+    DecisionType,
+    DukeStatus,
+    Evidence,
+    FactionId,
+    LeaderStatus,
+    Phase,
 )
-from .cards import Protection, Weapon, can_retain_battle_card, defense_effect, weapon_effect
-from .catalog import catalog
-from .engine import HANDLERS, Action, Context, register_decision
-from .harkonnen import (
+from adjudicator.rules.battle.plans import DUKE, forces_in, plan_violations, strength_halves
+from adjudicator.rules.cards import Protection, Weapon, can_retain_battle_card, defense_effect, weapon_effect
+from adjudicator.rules.harkonnen import (
     DUKE_CAPTURE_QUESTION,
     captive_duke,
     captive_duke_returns,
@@ -39,11 +46,9 @@ from .harkonnen import (
     harkonnen_leaderless,
     unused_duke_in_pool,
 )
-from .moritani_retention import retention_before_capture, retention_step
-from .moritani_special import special_karama_step
-from .registers import get_question, implements, rule, tracing
-from .results import Adjudication, Alternative, Violation
-from .skills import (
+from adjudicator.rules.moritani.retention import retention_before_capture, retention_step
+from adjudicator.rules.moritani.special import special_karama_step
+from adjudicator.rules.skills import (
     MODELLED_BATTLE_SKILLS,
     SANDMASTER,
     UNMODELLED_NORMAL_ADVANCED,
@@ -58,26 +63,12 @@ from .skills import (
     skill_lines,
     skills_on,
 )
-from .snapshot import Battle, Plan, Snapshot, halves_to_number
-from .tleilaxu import face_dancer_step
-from .vocabulary import (
-    ActionType,
-    BattleResult,
-    DecisionType,
-    DukeStatus,
-    Evidence,
-    FactionId,
-    LeaderStatus,
-    Phase,
-)
+from adjudicator.rules.state import NextSnapshot, finish
+from adjudicator.rules.tleilaxu import face_dancer_step
 
 TOOTH_QUESTION = "poison-tooth-chemistry"
 DOUBLE_TRAITOR_QUESTION = "double-traitor-explosion"
-implements(TOOTH_QUESTION, "chemistry-protects", "no-protection")
-implements(DOUBLE_TRAITOR_QUESTION, "traitors-preempt", "explosion-resolves")
-implements("cyborg-losses", "as-dialed")
 KH_ARTILLERY_QUESTION = "kwisatz-haderach-artillery"
-implements(KH_ARTILLERY_QUESTION, "bonus-counts", "bonus-zeroed")
 
 
 def _choice(context: Context, question_id: str) -> str:
@@ -676,7 +667,6 @@ def apply_resolution(
 
 
 STORM_QUESTION = "battle-under-storm"
-implements(STORM_QUESTION, "no-battle", "battle-blind")
 
 
 def _sector_groups(sectors: tuple[int, ...], storm: int) -> list[set[int]]:
@@ -750,7 +740,6 @@ def storm_sector_battle(choice: str) -> bool:
 
 
 BROKEN_LOAN_QUESTION = "duke-loan-alliance-break"
-implements(BROKEN_LOAN_QUESTION, "loan-ends", "loan-continues")
 
 
 def broken_loan_violations(snapshot: Snapshot, battle: Battle, context: Context) -> list[Violation]:
@@ -860,7 +849,6 @@ def unmodelled_compositions(
 
 
 LOAN_TENURE_QUESTION = "duke-loan-tenure"
-implements(LOAN_TENURE_QUESTION, "one-battle", "whole-turn")
 
 
 def _duke_on_loan(state: NextSnapshot) -> bool:
@@ -884,7 +872,6 @@ def loaned_duke_stays(state: NextSnapshot, territory: str, context: Context) -> 
 
 
 UNUSED_CAPTURE_QUESTION = "duke-unused-capture-pool"
-implements(UNUSED_CAPTURE_QUESTION, "not-in-pool", "in-pool")
 
 
 def unused_duke_capture_open(snapshot: Snapshot, battle: Battle, res: Resolution) -> bool:
@@ -919,7 +906,7 @@ def _alternatives(
 ) -> list[Alternative]:
     """Every combination of the open questions the resolution reaches, each with its outcome; a question
     reached only under some earlier choice is explored only there."""
-    under = Context(MappingProxyType({**context.interpretations, **chosen}), context.viewer)
+    under = context.under(chosen)
     try:
         summary, state = apply_resolution(snapshot, battle, res, under)
     except InterpretationNeeded as needed:
@@ -993,7 +980,7 @@ def resolve_battle(snapshot: Snapshot, action: Action, context: Context) -> Adju
 
 def choose_casualties(snapshot: Snapshot, action: Action, context: Context) -> Adjudication:
     with tracing() as trace:
-        problem = answer_violation(snapshot, action, DecisionType.BATTLE_CASUALTIES.value)
+        problem = answer_violation(snapshot, action, DecisionType.BATTLE_CASUALTIES.value, context)
         if problem is not None:
             return illegal(snapshot, [problem], trace, context)
         assert snapshot.battle is not None and action.player is not None
@@ -1018,7 +1005,7 @@ def keep_or_discard(state: NextSnapshot, winner: str, keep: list[str]) -> None:
 
 def keep_cards(snapshot: Snapshot, action: Action, context: Context) -> Adjudication:
     with tracing() as trace:
-        problem = answer_violation(snapshot, action, DecisionType.WINNER_CARDS.value)
+        problem = answer_violation(snapshot, action, DecisionType.WINNER_CARDS.value, context)
         if problem is not None:
             return illegal(snapshot, [problem], trace, context)
         assert action.player is not None
@@ -1045,13 +1032,6 @@ def winner_card_options(snapshot: Snapshot, decision: Any) -> list[dict[str, Any
     ]
 
 
-HANDLERS[ActionType.RESOLVE_BATTLE] = resolve_battle
-HANDLERS[ActionType.CHOOSE_CASUALTIES] = choose_casualties
-HANDLERS[ActionType.KEEP_CARDS] = keep_cards
-register_decision(DecisionType.BATTLE_CASUALTIES.value, casualty_decision_options)
-register_decision(DecisionType.WINNER_CARDS.value, winner_card_options, self_contained=True)
-
-
 def _casualties_decision(wire: dict[str, Any]) -> dict[str, Any]:
     battle = wire["battle"]
     winner = battle["resolution"]["winner"]
@@ -1075,5 +1055,28 @@ def _winner_cards_decision(wire: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-STEP_DECISIONS[DecisionType.BATTLE_CASUALTIES.value] = _casualties_decision
-STEP_DECISIONS[DecisionType.WINNER_CARDS.value] = _winner_cards_decision
+DECLARED = RuleModule(
+    handlers={
+        ActionType.RESOLVE_BATTLE: resolve_battle,
+        ActionType.CHOOSE_CASUALTIES: choose_casualties,
+        ActionType.KEEP_CARDS: keep_cards,
+    },
+    decisions={
+        DecisionType.BATTLE_CASUALTIES.value: DecisionKind(casualty_decision_options),
+        DecisionType.WINNER_CARDS.value: DecisionKind(winner_card_options, self_contained=True),
+    },
+    steps={
+        DecisionType.BATTLE_CASUALTIES.value: _casualties_decision,
+        DecisionType.WINNER_CARDS.value: _winner_cards_decision,
+    },
+    implements={
+        TOOTH_QUESTION: ("chemistry-protects", "no-protection"),
+        DOUBLE_TRAITOR_QUESTION: ("traitors-preempt", "explosion-resolves"),
+        "cyborg-losses": ("as-dialed",),
+        KH_ARTILLERY_QUESTION: ("bonus-counts", "bonus-zeroed"),
+        STORM_QUESTION: ("no-battle", "battle-blind"),
+        BROKEN_LOAN_QUESTION: ("loan-ends", "loan-continues"),
+        LOAN_TENURE_QUESTION: ("one-battle", "whole-turn"),
+        UNUSED_CAPTURE_QUESTION: ("not-in-pool", "in-pool"),
+    },
+)

@@ -9,14 +9,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from .battle_state import STEP_DECISIONS, NextSnapshot, illegal, resolved
-from .catalog import card_kind
-from .engine import HANDLERS, Action, Context, decision_options_for
-from .moritani_retention import _karama_cards, reservation_violation, reserved_cards
-from .registers import rule, tracing
-from .results import Adjudication, Violation
-from .snapshot import Snapshot
-from .vocabulary import ActionType, DecisionType, FactionId
+from adjudicator.core.action import Action, Context
+from adjudicator.core.catalog import card_kind
+from adjudicator.core.results import Adjudication, Violation
+from adjudicator.core.rulebook import RuleModule
+from adjudicator.core.rulings import illegal, resolved
+from adjudicator.core.snapshot import Snapshot
+from adjudicator.core.tracing import rule, tracing
+from adjudicator.core.vocabulary import ActionType, DecisionType, FactionId
+from adjudicator.rules.moritani.retention import _karama_cards, reservation_violation, reserved_cards
+from adjudicator.rules.state import NextSnapshot
 
 CHOAM = FactionId.CHOAM.value
 PRICE = 3
@@ -36,7 +38,7 @@ def cash_in(state: NextSnapshot, karama: str, cards: list[str]) -> int:
     return PRICE * len(cards)
 
 
-def _refreshed_decision(wire: dict[str, Any]) -> dict[str, Any] | None:
+def _refreshed_decision(wire: dict[str, Any], context: Context) -> dict[str, Any] | None:
     """The open decision rebuilt from the new hands: a window or Semuta opportunity may have named a card
     CHOAM has just cashed in."""
     pending = wire.get("pending")
@@ -44,7 +46,7 @@ def _refreshed_decision(wire: dict[str, Any]) -> dict[str, Any] | None:
         return None
     battle = wire.get("battle")
     if battle is not None and battle.get("resolution") and battle["resolution"].get("steps"):
-        return STEP_DECISIONS[battle["resolution"]["steps"][0]](wire)
+        return context.rulebook.step_decision(battle["resolution"]["steps"][0], wire)
     if pending.get("type") == DecisionType.DUKE_VIDAL_KARAMA.value:
         return {**pending, "eligible": _karama_cards(wire, pending["player"])}
     return dict(pending)
@@ -95,7 +97,7 @@ def choam_cash_in(snapshot: Snapshot, action: Action, context: Context) -> Adjud
             return illegal(snapshot, problems, trace, context)
         state = NextSnapshot(snapshot)
         paid = cash_in(state, str(karama), cards)
-        pending = _refreshed_decision(state.wire)
+        pending = _refreshed_decision(state.wire, context)
         state.wire["pending"] = pending
         following = Snapshot.from_dict(state.wire)
         outcome = {
@@ -103,7 +105,11 @@ def choam_cash_in(snapshot: Snapshot, action: Action, context: Context) -> Adjud
             "events": state.events,
             "snapshot": state.wire,
         }
-        return resolved(outcome, pending, decision_options_for(following), trace, context)
+        return resolved(outcome, pending, context.rulebook.options(following), trace, context)
 
 
-HANDLERS[ActionType.CHOAM_CASH_IN] = choam_cash_in
+DECLARED = RuleModule(
+    handlers={
+        ActionType.CHOAM_CASH_IN: choam_cash_in,
+    },
+)

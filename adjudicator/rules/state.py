@@ -7,29 +7,19 @@ helpers open the next cleanup decision (or clear the battle) and build the rulin
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
 
-from .battle_plans import DUKE
-from .catalog import catalog
-from .engine import DECISION_OPTIONS, DECISIONS_SELF_CONTAINED, Action, Context, decision_options_for
-from .registers import rule
-from .results import Adjudication, Alternative, NextStep, Provenance, Violation, rulings_of
-from .snapshot import Decision, Snapshot
-from .vocabulary import FactionId, LeaderStatus, RulingStatus
+from adjudicator.core.action import Context, Rules
+from adjudicator.core.catalog import catalog
+from adjudicator.core.results import Adjudication, NextStep, Provenance, rulings_of
+from adjudicator.core.rulebook import RuleModule
+from adjudicator.core.snapshot import Decision, Snapshot
+from adjudicator.core.tracing import rule
+from adjudicator.core.vocabulary import FactionId, LeaderStatus, RulingStatus
+from adjudicator.rules.battle.plans import DUKE
 
 AWAKENING_LOSSES = 7
-
-
-class InterpretationNeeded(Exception):
-    """Raised inside a resolution that reaches an open register question the request did not answer;
-    the handler then answers `unresolved`, running each implemented choice in turn."""
-
-    def __init__(self, question: str, choices: tuple[str, ...]) -> None:
-        super().__init__(question)
-        self.question = question
-        self.choices = choices
 
 
 def _duke_history(duke: dict[str, Any]) -> dict[str, Any]:
@@ -53,13 +43,6 @@ def duke_dies(duke: dict[str, Any]) -> dict[str, Any]:
 def kwisatz_haderach_awakens(token: dict[str, Any]) -> None:
     """Advanced: once the Atreides have lost 7 forces in battles, the Kwisatz Haderach becomes active."""
     token["status"] = "active"
-
-
-# called when a battle step has discarded cards (Semuta Drug's opportunity registers here)
-AFTER_DISCARDS: list[Callable[[NextSnapshot], None]] = []
-
-# decision type -> builds the pending decision from the wire snapshot of a resolved battle
-STEP_DECISIONS: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {}
 
 
 class NextSnapshot:
@@ -190,7 +173,7 @@ class NextSnapshot:
         leaders[leader_id] = {"status": LeaderStatus.USED.value, **state, "territory": territory}
 
 
-def open_next_step(snapshot_wire: dict[str, Any]) -> dict[str, Any] | None:
+def open_next_step(snapshot_wire: dict[str, Any], rulebook: Rules) -> dict[str, Any] | None:
     """Set `pending` to the battle's next cleanup decision, or clear the battle when none remains."""
     battle = snapshot_wire["battle"]
     steps = battle["resolution"]["steps"]
@@ -198,7 +181,7 @@ def open_next_step(snapshot_wire: dict[str, Any]) -> dict[str, Any] | None:
         snapshot_wire["battle"] = None
         snapshot_wire["pending"] = None
         return None
-    decision = STEP_DECISIONS[steps[0]](snapshot_wire)
+    decision = rulebook.step_decision(steps[0], snapshot_wire)
     snapshot_wire["pending"] = decision
     return decision
 
@@ -207,17 +190,17 @@ def finish(
     snapshot: Snapshot, state: NextSnapshot, summary: dict[str, Any], trace: list[str], context: Context
 ) -> Adjudication:
     if state.batches and state.wire["battle"] is not None:
-        for hook in AFTER_DISCARDS:
+        for hook in context.rulebook.after_discards:
             hook(state)
-    decision = open_next_step(state.wire)
+    decision = open_next_step(state.wire, context.rulebook)
     # The working copy is already in wire form; the value objects are built only when listing the
     # options needs more than the decision itself.
     options: list[dict[str, Any]] = []
     if decision is not None:
-        if decision["type"] in DECISIONS_SELF_CONTAINED:
-            options = DECISION_OPTIONS[decision["type"]](snapshot, Decision.from_dict(decision))
+        if context.rulebook.is_self_contained(decision["type"]):
+            options = context.rulebook.options_of(snapshot, Decision.from_dict(decision))
         else:
-            options = decision_options_for(Snapshot.from_dict(state.wire))
+            options = context.rulebook.options(Snapshot.from_dict(state.wire))
     return Adjudication(
         status=RulingStatus.RESOLVED,
         outcome=MappingProxyType({"summary": summary, "events": state.events, "snapshot": state.wire}),
@@ -229,60 +212,5 @@ def finish(
     )
 
 
-def resolved(
-    outcome: Mapping[str, Any],
-    decision: dict[str, Any] | None,
-    options: Sequence[Mapping[str, Any]],
-    trace: list[str],
-    context: Context,
-) -> Adjudication:
-    """A resolved ruling: the outcome (summary, events, snapshot) and the decision it opens."""
-    return Adjudication(
-        status=RulingStatus.RESOLVED,
-        outcome=MappingProxyType(dict(outcome)),
-        next=NextStep(decision, tuple(options)),
-        violations=(),
-        rulings=rulings_of(trace),
-        alternatives=(),
-        provenance=Provenance(MappingProxyType(dict(context.interpretations))),
-    )
-
-
-def unresolved(alternatives: Sequence[Alternative], trace: list[str], context: Context) -> Adjudication:
-    """An open register question without a choice: one alternative per choice (or combination)."""
-    return Adjudication(
-        RulingStatus.UNRESOLVED,
-        None,
-        NextStep(None, ()),
-        (),
-        rulings_of(trace),
-        tuple(alternatives),
-        Provenance(MappingProxyType(dict(context.interpretations))),
-    )
-
-
-def illegal(snapshot: Snapshot, violations: list[Violation], trace: list[str], context: Context) -> Adjudication:
-    decision = None if snapshot.pending is None else snapshot.pending.to_dict()
-    return Adjudication(
-        status=RulingStatus.ILLEGAL,
-        outcome=None,
-        next=NextStep(decision, tuple(decision_options_for(snapshot))),
-        violations=tuple(violations),
-        rulings=rulings_of(trace),
-        alternatives=(),
-        provenance=Provenance(MappingProxyType(dict(context.interpretations))),
-    )
-
-
-def answer_violation(snapshot: Snapshot, action: Action, decision_type: str) -> Violation | None:
-    pending = snapshot.pending
-    if pending is None or pending.type != decision_type or snapshot.battle is None:
-        return Violation("no-such-decision", f"no open {decision_type} decision to answer", "/action/type")
-    if action.player != pending.player:
-        return Violation("not-your-decision", f"the decision is {pending.player}'s", "/action/player")
-    offered = decision_options_for(snapshot)
-    if action.to_dict() not in [dict(o) for o in offered]:
-        return Violation(
-            "not-an-option", "the answer is not one of the decision's options (see next.options)", "/action"
-        )
-    return None
+# rule functions only: no handler, decision or step of its own
+DECLARED = RuleModule()

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from .registers import rule
-from .results import Violation
-from .snapshot import Decision, Snapshot
+from adjudicator.core.results import Violation
+from adjudicator.core.rulebook import RuleModule
+from adjudicator.core.snapshot import Decision, Snapshot
+from adjudicator.core.tracing import rule
 
 
 @rule("secrecy.hands-and-traitors")
@@ -195,3 +196,7 @@ def redact(snapshot: Snapshot, viewer: str | None) -> tuple[dict[str, Any], list
     if decision_is_private(wire.get("pending"), viewer):
         wire["pending"] = redact_decision(wire["pending"], viewer, "/snapshot/pending", redacted)
     return wire, redacted
+
+
+# rule functions only: no handler, decision or step of its own
+DECLARED = RuleModule()

@@ -9,9 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from .catalog import card_kind, catalog
-from .registers import rule
-from .vocabulary import CardCategory
+from adjudicator.core.catalog import card_kind, catalog
+from adjudicator.core.rulebook import RuleModule
+from adjudicator.core.tracing import rule
+from adjudicator.core.vocabulary import CardCategory
 
 
 class Weapon(StrEnum):
@@ -151,3 +152,7 @@ def traitor_call_spares_effect_card(card: str) -> bool:
     """A traitor call decides the battle before weapons resolve, so an Artillery Strike or Poison
     Tooth played there was never used and is not discarded as a used card."""
     return True
+
+
+# rule functions only: no handler, decision or step of its own
+DECLARED = RuleModule()

@@ -1,4 +1,4 @@
-"""Frozen result objects: what the engine answers (DESIGN §5). Each has `to_dict()` for the wire."""
+"""Frozen result objects: what the engine answers (docs/contract.md). Each has `to_dict()` for the wire."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from .errors import RegisterError, UnknownRegisterEntry
-from .registers import Citation, get_rule, registers
-from .vocabulary import Evidence, RulingStatus
+from adjudicator.core.errors import RegisterError, UnknownRegisterEntry
+from adjudicator.core.registers import Citation, get_rule
+from adjudicator.core.vocabulary import Evidence, RulingStatus
 
 ENGINE_VERSION = "0.1.0"
 
@@ -75,12 +75,15 @@ def merged_citations(rulings: tuple[RulingRecord, ...]) -> tuple[Citation, ...]:
 
 @dataclass(frozen=True, slots=True)
 class Provenance:
+    """What produced an answer; the engine stamps the digest of the rulebook that ruled."""
+
     interpretations: Mapping[str, str] = field(default_factory=dict)
+    rules_digest: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "engine": ENGINE_VERSION,
-            "rules_digest": registers().digest,
+            "rules_digest": self.rules_digest,
             "interpretations": dict(sorted(self.interpretations.items())),
         }
 

@@ -13,16 +13,17 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
-from .battle_state import STEP_DECISIONS, NextSnapshot, answer_violation, finish, illegal
-from .catalog import card_kind
-from .engine import HANDLERS, Action, Context, register_decision
-from .registers import implements, rule, tracing
-from .results import Adjudication
-from .snapshot import Decision, Snapshot
-from .vocabulary import ActionType, DecisionType, FactionId
+from adjudicator.core.action import Action, Context
+from adjudicator.core.catalog import card_kind
+from adjudicator.core.results import Adjudication
+from adjudicator.core.rulebook import DecisionKind, RuleModule
+from adjudicator.core.rulings import answer_violation, illegal
+from adjudicator.core.snapshot import Decision, Snapshot
+from adjudicator.core.tracing import rule, tracing
+from adjudicator.core.vocabulary import ActionType, DecisionType, FactionId
+from adjudicator.rules.state import NextSnapshot, finish
 
 MORITANI = FactionId.MORITANI.value
-implements("moritani-special-karama-precedence", "compulsory-first")
 
 
 def _karama_in_hand(wire: dict[str, Any]) -> list[str]:
@@ -120,7 +121,7 @@ def force_winner_cards(state: NextSnapshot, winner: str, karama: str, keep: list
 
 def answer_special_karama(snapshot: Snapshot, action: Action, context: Context) -> Adjudication:
     with tracing() as trace:
-        problem = answer_violation(snapshot, action, DecisionType.MORITANI_SPECIAL_KARAMA.value)
+        problem = answer_violation(snapshot, action, DecisionType.MORITANI_SPECIAL_KARAMA.value, context)
         if problem is not None:
             return illegal(snapshot, [problem], trace, context)
         state = NextSnapshot(snapshot)
@@ -138,6 +139,17 @@ def answer_special_karama(snapshot: Snapshot, action: Action, context: Context) 
         return finish(snapshot, state, {"moritani": summary}, trace, context)
 
 
-HANDLERS[ActionType.FORCE_WINNER_CARDS] = answer_special_karama
-register_decision(DecisionType.MORITANI_SPECIAL_KARAMA.value, special_karama_options, self_contained=True)
-STEP_DECISIONS[DecisionType.MORITANI_SPECIAL_KARAMA.value] = _decision
+DECLARED = RuleModule(
+    handlers={
+        ActionType.FORCE_WINNER_CARDS: answer_special_karama,
+    },
+    decisions={
+        DecisionType.MORITANI_SPECIAL_KARAMA.value: DecisionKind(special_karama_options, self_contained=True),
+    },
+    steps={
+        DecisionType.MORITANI_SPECIAL_KARAMA.value: _decision,
+    },
+    implements={
+        "moritani-special-karama-precedence": ("compulsory-first",),
+    },
+)

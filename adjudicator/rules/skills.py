@@ -21,13 +21,16 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from .battle_state import STEP_DECISIONS, InterpretationNeeded, NextSnapshot, answer_violation, finish, illegal
-from .catalog import catalog
-from .engine import HANDLERS, Action, Context, register_decision
-from .registers import get_question, implements, rule, tracing
-from .results import Adjudication
-from .snapshot import Decision, LeaderState, Plan, Snapshot, halves_to_number
-from .vocabulary import ActionType, DecisionType, FactionId, LeaderStatus, TerritoryType
+from adjudicator.core.action import Action, Context, InterpretationNeeded
+from adjudicator.core.catalog import catalog
+from adjudicator.core.registers import get_question
+from adjudicator.core.results import Adjudication
+from adjudicator.core.rulebook import DecisionKind, RuleModule
+from adjudicator.core.rulings import answer_violation, illegal
+from adjudicator.core.snapshot import Decision, LeaderState, Plan, Snapshot, halves_to_number
+from adjudicator.core.tracing import rule, tracing
+from adjudicator.core.vocabulary import ActionType, DecisionType, FactionId, LeaderStatus, TerritoryType
+from adjudicator.rules.state import NextSnapshot, finish
 
 SKILLS_VARIANT = "leader-skills"
 MENTAT = "mentat"
@@ -46,11 +49,8 @@ SANDMASTER_SPICE = 3
 TLEILAXU = FactionId.TLEILAXU.value
 
 ARTILLERY_QUESTION = "mentat-artillery"
-implements(ARTILLERY_QUESTION, "bonus-counts", "bonus-zeroed")
 PILES_QUESTION = "sandmaster-several-piles"
-implements(PILES_QUESTION, "winner-chooses", "largest-pile", "no-addition")
 BAND_QUESTION = "rihani-band-order"
-implements(BAND_QUESTION, "normal-first", "lower-first")
 
 
 def skills_on(snapshot: Snapshot) -> bool:
@@ -241,7 +241,7 @@ def pile_options(snapshot: Snapshot, decision: Decision) -> list[dict[str, Any]]
 
 def choose_spice_pile(snapshot: Snapshot, action: Action, context: Context) -> Adjudication:
     with tracing() as trace:
-        problem = answer_violation(snapshot, action, DecisionType.SANDMASTER_PILE.value)
+        problem = answer_violation(snapshot, action, DecisionType.SANDMASTER_PILE.value, context)
         if problem is not None:
             return illegal(snapshot, [problem], trace, context)
         assert snapshot.battle is not None
@@ -405,7 +405,7 @@ def _after_rihani(snapshot: Snapshot, state: NextSnapshot) -> None:
 
 def rihani_draw(snapshot: Snapshot, action: Action, context: Context) -> Adjudication:
     with tracing() as trace:
-        problem = answer_violation(snapshot, action, DecisionType.RIHANI_DRAW_OFFER.value)
+        problem = answer_violation(snapshot, action, DecisionType.RIHANI_DRAW_OFFER.value, context)
         if problem is not None:
             return illegal(snapshot, [problem], trace, context)
         state = NextSnapshot(snapshot)
@@ -427,7 +427,7 @@ def rihani_draw(snapshot: Snapshot, action: Action, context: Context) -> Adjudic
 
 def rihani_decline(snapshot: Snapshot, action: Action, context: Context) -> Adjudication:
     with tracing() as trace:
-        problem = answer_violation(snapshot, action, DecisionType.RIHANI_DRAW_OFFER.value)
+        problem = answer_violation(snapshot, action, DecisionType.RIHANI_DRAW_OFFER.value, context)
         if problem is not None:
             return illegal(snapshot, [problem], trace, context)
         state = NextSnapshot(snapshot)
@@ -439,7 +439,7 @@ def rihani_decline(snapshot: Snapshot, action: Action, context: Context) -> Adju
 
 def rihani_keep(snapshot: Snapshot, action: Action, context: Context) -> Adjudication:
     with tracing() as trace:
-        problem = answer_violation(snapshot, action, DecisionType.RIHANI_EXCHANGE.value)
+        problem = answer_violation(snapshot, action, DecisionType.RIHANI_EXCHANGE.value, context)
         if problem is not None:
             return illegal(snapshot, [problem], trace, context)
         state = NextSnapshot(snapshot)
@@ -461,13 +461,26 @@ def rihani_keep(snapshot: Snapshot, action: Action, context: Context) -> Adjudic
         return finish(snapshot, state, {"battle": {"rihani": {"returned": old}}}, trace, context)
 
 
-HANDLERS[ActionType.CHOOSE_SPICE_PILE] = choose_spice_pile
-HANDLERS[ActionType.RIHANI_DRAW] = rihani_draw
-HANDLERS[ActionType.RIHANI_DECLINE] = rihani_decline
-HANDLERS[ActionType.RIHANI_KEEP] = rihani_keep
-register_decision(DecisionType.SANDMASTER_PILE.value, pile_options, self_contained=True)
-register_decision(DecisionType.RIHANI_DRAW_OFFER.value, draw_options, self_contained=True)
-register_decision(DecisionType.RIHANI_EXCHANGE.value, exchange_options, self_contained=True)
-STEP_DECISIONS[DecisionType.SANDMASTER_PILE.value] = _pile_decision
-STEP_DECISIONS[DecisionType.RIHANI_DRAW_OFFER.value] = _draw_decision
-STEP_DECISIONS[DecisionType.RIHANI_EXCHANGE.value] = _exchange_decision
+DECLARED = RuleModule(
+    handlers={
+        ActionType.CHOOSE_SPICE_PILE: choose_spice_pile,
+        ActionType.RIHANI_DRAW: rihani_draw,
+        ActionType.RIHANI_DECLINE: rihani_decline,
+        ActionType.RIHANI_KEEP: rihani_keep,
+    },
+    decisions={
+        DecisionType.SANDMASTER_PILE.value: DecisionKind(pile_options, self_contained=True),
+        DecisionType.RIHANI_DRAW_OFFER.value: DecisionKind(draw_options, self_contained=True),
+        DecisionType.RIHANI_EXCHANGE.value: DecisionKind(exchange_options, self_contained=True),
+    },
+    steps={
+        DecisionType.SANDMASTER_PILE.value: _pile_decision,
+        DecisionType.RIHANI_DRAW_OFFER.value: _draw_decision,
+        DecisionType.RIHANI_EXCHANGE.value: _exchange_decision,
+    },
+    implements={
+        ARTILLERY_QUESTION: ("bonus-counts", "bonus-zeroed"),
+        PILES_QUESTION: ("winner-chooses", "largest-pile", "no-addition"),
+        BAND_QUESTION: ("normal-first", "lower-first"),
+    },
+)

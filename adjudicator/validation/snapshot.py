@@ -11,10 +11,20 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from .catalog import Catalog, Territory, card_kind, catalog, copies_in_play
-from .errors import InvalidSnapshot, Problem
-from .snapshot import Battle, Snapshot
-from .vocabulary import CardCategory, DecisionType, DukeStatus, FactionId, LeaderStatus, Phase, TerritoryType
+from adjudicator.core.catalog import Catalog, Territory, card_kind, catalog, copies_in_play
+from adjudicator.core.errors import InvalidSnapshot, Problem
+from adjudicator.core.snapshot import Battle, Snapshot
+from adjudicator.core.vocabulary import (
+    CardCategory,
+    DecisionType,
+    DukeStatus,
+    FactionId,
+    LeaderStatus,
+    Phase,
+    TerritoryType,
+)
+from adjudicator.rules.cards import can_retain_battle_card
+from adjudicator.rules.harkonnen import capture_pool, draw_from
 
 _CARD_ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*(?:#[1-9][0-9]{0,3})?$")
 _DUKE = "duke-vidal"
@@ -1015,8 +1025,6 @@ class _Checker:
 
     def capture_draw(self, resolution: Any) -> None:
         """The captive is the one the seed draws from the loser's leaders; a client cannot pick it."""
-        from .harkonnen import capture_pool, draw_from
-
         loser, battle = resolution.get("loser"), self.s.battle
         if loser not in self.s.factions or battle is None:
             return
@@ -1146,8 +1154,6 @@ def _karama_cards(snapshot: Snapshot, faction: str) -> list[str]:
 
 def _retainable(card: str, *, used: bool, decided_by_traitor: bool) -> bool:
     # The cleanup predicate, called outside any tracing (validation records no rulings).
-    from .cards import can_retain_battle_card
-
     return can_retain_battle_card(card, used=used, decided_by_traitor=decided_by_traitor)
 
 

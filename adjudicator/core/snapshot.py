@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-from .vocabulary import DukeStatus, LeaderStatus, Phase
+from adjudicator.core.vocabulary import DukeStatus, LeaderStatus, Phase
 
 
 def _opt(out: dict[str, Any], key: str, value: Any) -> None:

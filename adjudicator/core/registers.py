@@ -1,24 +1,22 @@
-"""The sources, rules and questions registers (DESIGN §6) and the tracing of rules that ran.
+"""The sources, rules and questions registers, read from the packaged YAML files.
 
-Every rule function is decorated with `@rule("dotted.id")`. Calling it inside `tracing()` records
-its id, so a response's `rulings` are exactly the rules that actually ran, in the order they first ran.
+The registers are data: which question choices the engine implements is declared by the rule modules
+and supplied by the rulebook (`adjudicator.system`), never collected at import time.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Iterator, Mapping
-from contextlib import contextmanager
-from contextvars import ContextVar
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import cache, wraps
+from functools import cache
 from types import MappingProxyType
-from typing import Any, ParamSpec, TypeVar
+from typing import Any
 
-from ._data import load_yaml
-from .errors import Problem, RegisterError, UnknownInterpretation, UnknownRegisterEntry
-from .vocabulary import Evidence, PageKind
+from adjudicator.core._data import load_yaml
+from adjudicator.core.errors import Problem, RegisterError, UnknownInterpretation, UnknownRegisterEntry
+from adjudicator.core.vocabulary import Evidence, PageKind
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,6 +154,18 @@ class Registers:
     questions: Mapping[str, Question]
     digest: str = field(default="")
 
+    def rule(self, rule_id: str) -> Rule:
+        try:
+            return self.rules[rule_id]
+        except KeyError:
+            raise UnknownRegisterEntry("rule", rule_id) from None
+
+    def question(self, question_id: str) -> Question:
+        try:
+            return self.questions[question_id]
+        except KeyError:
+            raise UnknownRegisterEntry("question", question_id) from None
+
 
 def _citations(raw: Any, where: str) -> tuple[Citation, ...]:
     if not isinstance(raw, list):
@@ -163,11 +173,11 @@ def _citations(raw: Any, where: str) -> tuple[Citation, ...]:
     return tuple(Citation.from_dict(c) for c in raw)
 
 
-def _load() -> Registers:
+def load_registers(implemented: Mapping[str, frozenset[str]]) -> Registers:
+    """Build the registers; `implemented` marks the question choices some rule module implements."""
     raw_sources = load_yaml("sources.yaml")
     raw_rules = load_yaml("rules.yaml")
     raw_questions = load_yaml("questions.yaml")
-    implemented = _implemented_choices()
     try:
         sources = {
             s["id"]: Source(
@@ -236,45 +246,25 @@ def _load() -> Registers:
     )
 
 
-# Question choices that some engine code implements: question id -> choice ids. Modules that
-# implement an interpretation call `implements(question, choice)` at import time.
-_IMPLEMENTED: dict[str, set[str]] = {}
-
-
-def implements(question_id: str, *choice_ids: str) -> None:
-    _IMPLEMENTED.setdefault(question_id, set()).update(choice_ids)
-
-
-def _implemented_choices() -> Mapping[str, set[str]]:
-    return _IMPLEMENTED
-
-
 @cache
-def registers() -> Registers:
-    # Importing the rule modules first makes every `@rule` and `implements` call run.
-    from . import rulebook  # noqa: F401
-
-    return _load()
+def register_data() -> Registers:
+    """The registers as data (no question choice marked implemented): what a rule or a question says.
+    The rulebook builds the served registers, with the implemented choices, from the same files."""
+    return load_registers(MappingProxyType({}))
 
 
 def get_rule(rule_id: str) -> Rule:
-    try:
-        return registers().rules[rule_id]
-    except KeyError:
-        raise UnknownRegisterEntry("rule", rule_id) from None
+    return register_data().rule(rule_id)
 
 
 def get_question(question_id: str) -> Question:
-    try:
-        return registers().questions[question_id]
-    except KeyError:
-        raise UnknownRegisterEntry("question", question_id) from None
+    return register_data().question(question_id)
 
 
 def check_interpretations(interpretations: Mapping[str, str], base_path: str = "/interpretations") -> None:
     """Reject any interpretation that names an unknown question or choice (a 422 on the wire)."""
     problems: list[Problem] = []
-    questions = registers().questions
+    questions = register_data().questions
     for question_id, choice_id in sorted(interpretations.items()):
         path = f"{base_path}/{_escape(question_id)}"
         question = questions.get(question_id)
@@ -291,62 +281,3 @@ def check_interpretations(interpretations: Mapping[str, str], base_path: str = "
 
 def _escape(token: str) -> str:
     return token.replace("~", "~0").replace("/", "~1")
-
-
-# --- rule functions and tracing -------------------------------------------------------------
-
-RULE_FUNCTIONS: dict[str, Callable[..., Any]] = {}
-
-
-class Trace(list[str]):
-    """The ids of the rules that ran, in first-run order (with a set for cheap membership tests)."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.seen: set[str] = set()
-
-    def record(self, rule_id: str) -> None:
-        if rule_id not in self.seen:
-            self.seen.add(rule_id)
-            self.append(rule_id)
-
-
-_TRACE: ContextVar[Trace | None] = ContextVar("adjudicator_trace", default=None)
-_get_trace = _TRACE.get
-
-P = ParamSpec("P")
-R = TypeVar("R")
-
-
-def rule(rule_id: str) -> Callable[[Callable[P, R]], Callable[P, R]]:
-    """Register a rule function under a stable id; calls inside `tracing()` are recorded."""
-
-    def decorate(func: Callable[P, R]) -> Callable[P, R]:
-        if rule_id in RULE_FUNCTIONS:
-            raise RegisterError(f"two rule functions claim id {rule_id!r}")
-
-        @wraps(func)
-        def traced(*args: P.args, **kwargs: P.kwargs) -> R:
-            trace = _get_trace()
-            # inlined Trace.record: this wrapper runs a few dozen times per ruling
-            if trace is not None and rule_id not in trace.seen:
-                trace.seen.add(rule_id)
-                trace.append(rule_id)
-            return func(*args, **kwargs)
-
-        traced.rule_id = rule_id  # type: ignore[attr-defined]
-        RULE_FUNCTIONS[rule_id] = traced
-        return traced
-
-    return decorate
-
-
-@contextmanager
-def tracing() -> Iterator[Trace]:
-    """Collect the ids of the rule functions called inside the block."""
-    trace = Trace()
-    token = _TRACE.set(trace)
-    try:
-        yield trace
-    finally:
-        _TRACE.reset(token)

@@ -11,13 +11,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from .battle_state import NextSnapshot, illegal, resolved
-from .catalog import card_kind, catalog
-from .engine import HANDLERS, Action, Context, decision_options_for
-from .registers import rule, tracing
-from .results import Adjudication, Violation
-from .snapshot import Snapshot
-from .vocabulary import ActionType, DukeStatus, FactionId, LeaderStatus, Phase
+from adjudicator.core.action import Action, Context
+from adjudicator.core.catalog import card_kind, catalog
+from adjudicator.core.results import Adjudication, Violation
+from adjudicator.core.rulebook import RuleModule
+from adjudicator.core.rulings import illegal, resolved
+from adjudicator.core.snapshot import Snapshot
+from adjudicator.core.tracing import rule, tracing
+from adjudicator.core.vocabulary import ActionType, DukeStatus, FactionId, LeaderStatus, Phase
+from adjudicator.rules.state import NextSnapshot
 
 DUKE = "duke-vidal"
 ECAZ = FactionId.ECAZ.value
@@ -177,7 +179,11 @@ def revive_leader(snapshot: Snapshot, action: Action, context: Context) -> Adjud
         summary: dict[str, Any] = {"revival": {"faction": faction, "leader": leader, "paid": price, "ghola": card}}
         decision = None if snapshot.pending is None else snapshot.pending.to_dict()
         outcome = {"summary": summary, "events": next_state.events, "snapshot": wire}
-        return resolved(outcome, decision, decision_options_for(snapshot), trace, context)
+        return resolved(outcome, decision, context.rulebook.options(snapshot), trace, context)
 
 
-HANDLERS[ActionType.REVIVE_LEADER] = revive_leader
+DECLARED = RuleModule(
+    handlers={
+        ActionType.REVIVE_LEADER: revive_leader,
+    },
+)

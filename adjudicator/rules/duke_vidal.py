@@ -19,20 +19,22 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
 
-from .battle import STORM_QUESTION, _sector_groups, storm_sector_battle
-from .battle_state import NextSnapshot, illegal, resolved, unresolved
-from .catalog import catalog
-from .engine import HANDLERS, Action, Context, decision_options_for, register_decision
-from .moritani_retention import _karama_cards, karama_response
-from .registers import get_question, implements, rule, tracing
-from .results import Adjudication, Alternative, Violation
-from .snapshot import Decision, Snapshot
-from .vocabulary import ActionType, DecisionType, DukeStatus, Evidence, FactionId, Phase, TerritoryType
+from adjudicator.core.action import Action, Context
+from adjudicator.core.catalog import catalog
+from adjudicator.core.registers import get_question
+from adjudicator.core.results import Adjudication, Alternative, Violation
+from adjudicator.core.rulebook import DecisionKind, RuleModule
+from adjudicator.core.rulings import illegal, resolved, unresolved
+from adjudicator.core.snapshot import Decision, Snapshot
+from adjudicator.core.tracing import rule, tracing
+from adjudicator.core.vocabulary import ActionType, DecisionType, DukeStatus, Evidence, FactionId, Phase, TerritoryType
+from adjudicator.rules.battle.resolution import STORM_QUESTION, _sector_groups, storm_sector_battle
+from adjudicator.rules.moritani.retention import _karama_cards
+from adjudicator.rules.state import NextSnapshot
 
 MORITANI = FactionId.MORITANI.value
 ECAZ = FactionId.ECAZ.value
 HMS = "hidden-mobile-stronghold"
-implements("duke-hms-stronghold", "hms-counts")
 
 
 def _choice(interpretations: Any, question: str) -> str:
@@ -114,7 +116,6 @@ def prospective_battles(snapshot: Snapshot, interpretations: Any) -> tuple[list[
 
 
 CUSTODY_QUESTION = "duke-moritani-custody"
-implements(CUSTODY_QUESTION, "any-controller", "ecaz-exclusions")
 
 
 @rule("duke-vidal.acquisition.captured")
@@ -182,7 +183,6 @@ def co_occupied(snapshot: Snapshot) -> list[str]:
 
 
 CO_OCCUPIED_QUESTION = "duke-ecaz-co-occupied"
-implements(CO_OCCUPIED_QUESTION, "participation-excludes", "fighter-only")
 
 
 @rule("duke-vidal.acquisition.ecaz-co-occupied")
@@ -204,7 +204,7 @@ def _answer(
     wire["pending"] = decision
     if decision is None:
         wire["phase"] = Phase.BATTLE.value
-    options = decision_options_for(Snapshot.from_dict(wire)) if decision is not None else []
+    options = context.rulebook.options(Snapshot.from_dict(wire)) if decision is not None else []
     outcome = {"summary": {"duke_vidal": summary}, "events": events, "snapshot": wire}
     return resolved(outcome, decision, options, trace, context)
 
@@ -258,7 +258,7 @@ def end_shipment_movement(snapshot: Snapshot, action: Action, context: Context) 
             return unresolved(alternatives, trace, context)
         outcome = _acquisition_outcome(snapshot, context.interpretations)
         decision = outcome["snapshot"]["pending"]
-        options = decision_options_for(Snapshot.from_dict(outcome["snapshot"])) if decision is not None else []
+        options = context.rulebook.options(Snapshot.from_dict(outcome["snapshot"])) if decision is not None else []
         return resolved(outcome, decision, options, trace, context)
 
 
@@ -390,7 +390,7 @@ def answer_karama(snapshot: Snapshot, action: Action, context: Context) -> Adjud
                 trace,
                 context,
             )
-        offered = [dict(o) for o in decision_options_for(snapshot)]
+        offered = [dict(o) for o in context.rulebook.options(snapshot)]
         if action.to_dict() not in offered:
             return illegal(
                 snapshot,
@@ -430,18 +430,19 @@ def karama_options(snapshot: Snapshot, decision: Decision) -> list[dict[str, Any
     return options
 
 
-def karama_dispatch(snapshot: Snapshot, action: Action, context: Context) -> Adjudication:
-    """Karama answers go to whichever Karama window is open."""
-    pending = snapshot.pending
-    if pending is not None and pending.type == DecisionType.DUKE_VIDAL_KARAMA.value:
-        return answer_karama(snapshot, action, context)
-    return karama_response(snapshot, action, context)
-
-
-HANDLERS[ActionType.END_SHIPMENT_MOVEMENT] = end_shipment_movement
-HANDLERS[ActionType.ACQUIRE_DUKE_VIDAL] = answer_acquisition
-HANDLERS[ActionType.DECLINE_DUKE_VIDAL] = answer_acquisition
-HANDLERS[ActionType.KARAMA_CANCEL] = karama_dispatch
-HANDLERS[ActionType.KARAMA_PASS] = karama_dispatch
-register_decision(DecisionType.DUKE_VIDAL_ACQUISITION.value, acquisition_options, self_contained=True)
-register_decision(DecisionType.DUKE_VIDAL_KARAMA.value, karama_options, self_contained=True)
+DECLARED = RuleModule(
+    handlers={
+        ActionType.END_SHIPMENT_MOVEMENT: end_shipment_movement,
+        ActionType.ACQUIRE_DUKE_VIDAL: answer_acquisition,
+        ActionType.DECLINE_DUKE_VIDAL: answer_acquisition,
+    },
+    decisions={
+        DecisionType.DUKE_VIDAL_ACQUISITION.value: DecisionKind(acquisition_options, self_contained=True),
+        DecisionType.DUKE_VIDAL_KARAMA.value: DecisionKind(karama_options, self_contained=True),
+    },
+    implements={
+        "duke-hms-stronghold": ("hms-counts",),
+        CUSTODY_QUESTION: ("any-controller", "ecaz-exclusions"),
+        CO_OCCUPIED_QUESTION: ("participation-excludes", "fighter-only"),
+    },
+)

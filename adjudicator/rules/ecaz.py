@@ -14,13 +14,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from .battle_state import NextSnapshot, illegal, resolved
-from .engine import HANDLERS, Action, Context
-from .registers import implements, rule, tracing
-from .results import Adjudication, Violation
-from .revival import DUKE, duke_joins_ecaz, duke_revival
-from .snapshot import Snapshot
-from .vocabulary import ActionType, DukeStatus, FactionId, Phase
+from adjudicator.core.action import Action, Context
+from adjudicator.core.results import Adjudication, Violation
+from adjudicator.core.rulebook import RuleModule
+from adjudicator.core.rulings import illegal, resolved
+from adjudicator.core.snapshot import Snapshot
+from adjudicator.core.tracing import rule, tracing
+from adjudicator.core.vocabulary import ActionType, DukeStatus, FactionId, Phase
+from adjudicator.rules.revival import DUKE, duke_joins_ecaz, duke_revival
+from adjudicator.rules.state import NextSnapshot
 
 ECAZ = FactionId.ECAZ.value
 
@@ -174,7 +176,6 @@ def trigger_ecaz_ambassador(snapshot: Snapshot, action: Action, context: Context
 
 TLEILAXU = FactionId.TLEILAXU.value
 SHARED_REVIVAL_QUESTION = "duke-revival-shared-ambassador"
-implements(SHARED_REVIVAL_QUESTION, "ecaz-only", "beneficiary-may-revive")
 
 
 @rule("ecaz.ambassador.for-ally")
@@ -271,5 +272,12 @@ def trigger_tleilaxu_ambassador(snapshot: Snapshot, action: Action, context: Con
         return resolved(outcome, None, (), trace, context)
 
 
-HANDLERS[ActionType.TRIGGER_ECAZ_AMBASSADOR] = trigger_ecaz_ambassador
-HANDLERS[ActionType.TRIGGER_TLEILAXU_AMBASSADOR] = trigger_tleilaxu_ambassador
+DECLARED = RuleModule(
+    handlers={
+        ActionType.TRIGGER_ECAZ_AMBASSADOR: trigger_ecaz_ambassador,
+        ActionType.TRIGGER_TLEILAXU_AMBASSADOR: trigger_tleilaxu_ambassador,
+    },
+    implements={
+        SHARED_REVIVAL_QUESTION: ("ecaz-only", "beneficiary-may-revive"),
+    },
+)

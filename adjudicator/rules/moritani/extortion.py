@@ -21,13 +21,16 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
 
-from .battle_state import InterpretationNeeded, NextSnapshot, illegal, resolved, unresolved
-from .catalog import catalog
-from .engine import HANDLERS, Action, Context, register_decision
-from .registers import get_question, implements, rule, tracing
-from .results import Adjudication, Alternative, Violation
-from .snapshot import Decision, Snapshot
-from .vocabulary import ActionType, DecisionType, Evidence, FactionId, Phase, TerritoryType
+from adjudicator.core.action import Action, Context, InterpretationNeeded
+from adjudicator.core.catalog import catalog
+from adjudicator.core.registers import get_question
+from adjudicator.core.results import Adjudication, Alternative, Violation
+from adjudicator.core.rulebook import DecisionKind, RuleModule
+from adjudicator.core.rulings import illegal, resolved, unresolved
+from adjudicator.core.snapshot import Decision, Snapshot
+from adjudicator.core.tracing import rule, tracing
+from adjudicator.core.vocabulary import ActionType, DecisionType, Evidence, FactionId, Phase, TerritoryType
+from adjudicator.rules.state import NextSnapshot
 
 MORITANI = FactionId.MORITANI.value
 EXTORTION = "extortion"
@@ -37,11 +40,8 @@ HMS = "hidden-mobile-stronghold"
 TERROR_KINDS = ("assassination", "atomics", "extortion", "robbery", "sabotage", "sneak-attack")
 
 ORDER_QUESTION = "extortion-mentat-order"
-implements(ORDER_QUESTION, "placement-first", "recovery-first")
 SELF_QUESTION = "extortion-self-payment"
-implements(SELF_QUESTION, "exclude-moritani", "include-moritani")
 ALLY_QUESTION = "extortion-ally-payer"
-implements(ALLY_QUESTION, "include-ally", "exclude-ally")
 
 PLACEMENT_STEP = DecisionType.TERROR_PLACEMENT.value
 PAYMENT_STEP = DecisionType.EXTORTION_PAYMENT.value
@@ -498,10 +498,22 @@ def place_terror_token(snapshot: Snapshot, action: Action, context: Context) -> 
 
 DECISION_LISTERS = {PAYMENT_STEP: payment_options, PLACEMENT_STEP: placement_options}
 
-HANDLERS[ActionType.REVEAL_EXTORTION] = reveal_extortion
-HANDLERS[ActionType.START_MENTAT_PAUSE] = start_mentat_pause
-HANDLERS[ActionType.PAY_EXTORTION] = pay_extortion
-HANDLERS[ActionType.DECLINE_EXTORTION] = decline_extortion
-HANDLERS[ActionType.PLACE_TERROR_TOKEN] = place_terror_token
-register_decision(PAYMENT_STEP, payment_options)
-register_decision(PLACEMENT_STEP, placement_options)
+
+DECLARED = RuleModule(
+    handlers={
+        ActionType.REVEAL_EXTORTION: reveal_extortion,
+        ActionType.START_MENTAT_PAUSE: start_mentat_pause,
+        ActionType.PAY_EXTORTION: pay_extortion,
+        ActionType.DECLINE_EXTORTION: decline_extortion,
+        ActionType.PLACE_TERROR_TOKEN: place_terror_token,
+    },
+    decisions={
+        PAYMENT_STEP: DecisionKind(payment_options),
+        PLACEMENT_STEP: DecisionKind(placement_options),
+    },
+    implements={
+        ORDER_QUESTION: ("placement-first", "recovery-first"),
+        SELF_QUESTION: ("exclude-moritani", "include-moritani"),
+        ALLY_QUESTION: ("include-ally", "exclude-ally"),
+    },
+)

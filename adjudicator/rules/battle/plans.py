@@ -8,12 +8,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .cards import UNSUPPORTED_IN_PLANS, is_leader_substitute
-from .catalog import card_kind, catalog
-from .registers import rule
-from .results import Violation
-from .snapshot import Battle, Plan, Snapshot
-from .vocabulary import DukeStatus, FactionId, LeaderStatus
+from adjudicator.core.catalog import card_kind, catalog
+from adjudicator.core.results import Violation
+from adjudicator.core.rulebook import RuleModule
+from adjudicator.core.snapshot import Battle, Plan, Snapshot
+from adjudicator.core.tracing import rule
+from adjudicator.core.vocabulary import DukeStatus, FactionId, LeaderStatus
+from adjudicator.rules.cards import UNSUPPORTED_IN_PLANS, is_leader_substitute
 
 DUKE = "duke-vidal"
 
@@ -435,3 +436,7 @@ def plan_violations(snapshot: Snapshot, battle: Battle) -> list[Violation]:
     if battle.poison_tooth_withheld:
         found += withheld_tooth_violations(battle)
     return found
+
+
+# rule functions only: no handler, decision or step of its own
+DECLARED = RuleModule()

@@ -12,7 +12,15 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
-from .battle_plans import (
+from adjudicator.core.action import Action, Context
+from adjudicator.core.catalog import card_kind, catalog
+from adjudicator.core.results import Adjudication, Violation
+from adjudicator.core.rulebook import DecisionKind, RuleModule
+from adjudicator.core.rulings import illegal, resolved
+from adjudicator.core.snapshot import Battle, Decision, Plan, Snapshot, halves_to_number
+from adjudicator.core.tracing import rule, tracing
+from adjudicator.core.vocabulary import ActionType, DecisionType, FactionId
+from adjudicator.rules.battle.plans import (
     _eligible_leaders,
     card_slot_violations,
     dial_violations,
@@ -23,14 +31,8 @@ from .battle_plans import (
     support_violations,
     supportable_forces,
 )
-from .battle_state import NextSnapshot, illegal, resolved
-from .cards import UNSUPPORTED_IN_PLANS, is_leader_substitute
-from .catalog import card_kind, catalog
-from .engine import HANDLERS, Action, Context, register_decision
-from .registers import rule, tracing
-from .results import Adjudication, Violation
-from .snapshot import Battle, Decision, Plan, Snapshot, halves_to_number
-from .vocabulary import ActionType, DecisionType, FactionId
+from adjudicator.rules.cards import UNSUPPORTED_IN_PLANS, is_leader_substitute
+from adjudicator.rules.state import NextSnapshot
 
 LOCK = ActionType.LOCK_BATTLE_PLAN.value
 
@@ -196,5 +198,11 @@ def lock_battle_plan(snapshot: Snapshot, action: Action, context: Context) -> Ad
         return resolved(outcome, decision, options, trace, context)
 
 
-HANDLERS[ActionType.LOCK_BATTLE_PLAN] = lock_battle_plan
-register_decision(DecisionType.BATTLE_PLAN.value, plan_options)
+DECLARED = RuleModule(
+    handlers={
+        ActionType.LOCK_BATTLE_PLAN: lock_battle_plan,
+    },
+    decisions={
+        DecisionType.BATTLE_PLAN.value: DecisionKind(plan_options),
+    },
+)

@@ -13,13 +13,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from .battle_state import AFTER_DISCARDS, STEP_DECISIONS, NextSnapshot, answer_violation, finish, illegal
-from .catalog import card_kind
-from .engine import HANDLERS, Action, Context, register_decision
-from .registers import rule, tracing
-from .results import Adjudication
-from .snapshot import Decision, Snapshot
-from .vocabulary import ActionType, DecisionType
+from adjudicator.core.action import Action, Context
+from adjudicator.core.catalog import card_kind
+from adjudicator.core.results import Adjudication
+from adjudicator.core.rulebook import DecisionKind, RuleModule
+from adjudicator.core.rulings import answer_violation, illegal
+from adjudicator.core.snapshot import Decision, Snapshot
+from adjudicator.core.tracing import rule, tracing
+from adjudicator.core.vocabulary import ActionType, DecisionType
+from adjudicator.rules.state import NextSnapshot, finish
 
 SEMUTA = "semuta-drug"
 
@@ -106,7 +108,7 @@ def take_with_semuta(state: NextSnapshot, faction: str, card: str) -> None:
 
 def answer_semuta(snapshot: Snapshot, action: Action, context: Context) -> Adjudication:
     with tracing() as trace:
-        problem = answer_violation(snapshot, action, DecisionType.SEMUTA_OPPORTUNITY.value)
+        problem = answer_violation(snapshot, action, DecisionType.SEMUTA_OPPORTUNITY.value, context)
         if problem is not None:
             return illegal(snapshot, [problem], trace, context)
         assert action.player is not None
@@ -140,8 +142,16 @@ def _prune(wire: dict[str, Any]) -> None:
     ]
 
 
-HANDLERS[ActionType.SEMUTA_TAKE] = answer_semuta
-HANDLERS[ActionType.SEMUTA_PASS] = answer_semuta
-register_decision(DecisionType.SEMUTA_OPPORTUNITY.value, semuta_options, self_contained=True)
-STEP_DECISIONS[DecisionType.SEMUTA_OPPORTUNITY.value] = _decision
-AFTER_DISCARDS.append(queue_opportunities)
+DECLARED = RuleModule(
+    handlers={
+        ActionType.SEMUTA_TAKE: answer_semuta,
+        ActionType.SEMUTA_PASS: answer_semuta,
+    },
+    decisions={
+        DecisionType.SEMUTA_OPPORTUNITY.value: DecisionKind(semuta_options, self_contained=True),
+    },
+    steps={
+        DecisionType.SEMUTA_OPPORTUNITY.value: _decision,
+    },
+    after_discards=(queue_opportunities,),
+)

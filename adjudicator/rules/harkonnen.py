@@ -15,29 +15,22 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from .battle_plans import DUKE
-from .battle_state import (
-    STEP_DECISIONS,
-    InterpretationNeeded,
-    NextSnapshot,
-    answer_violation,
-    duke_dies,
-    finish,
-    illegal,
-)
-from .catalog import catalog
-from .engine import HANDLERS, Action, Context, register_decision
-from .registers import implements, rule, tracing
-from .results import Adjudication
-from .snapshot import Decision, Snapshot
-from .vocabulary import ActionType, DecisionType, FactionId, LeaderStatus
+from adjudicator.core.action import Action, Context, InterpretationNeeded
+from adjudicator.core.catalog import catalog
+from adjudicator.core.results import Adjudication
+from adjudicator.core.rulebook import DecisionKind, RuleModule
+from adjudicator.core.rulings import answer_violation, illegal
+from adjudicator.core.snapshot import Decision, Snapshot
+from adjudicator.core.tracing import rule, tracing
+from adjudicator.core.vocabulary import ActionType, DecisionType, FactionId, LeaderStatus
+from adjudicator.rules.battle.plans import DUKE
+from adjudicator.rules.state import NextSnapshot, duke_dies, finish
 
 HARKONNEN = FactionId.HARKONNEN.value
 KILL_PAYMENT = 2
 
 
 DUKE_CAPTURE_QUESTION = "duke-harkonnen-capture"
-implements(DUKE_CAPTURE_QUESTION, "release-first", "capture-pool-first")
 
 
 @rule("duke-vidal.capture.pool-order")
@@ -103,7 +96,6 @@ def capture_step(
 LOAN_EXPIRY_QUESTION = "duke-loan-expiry"
 DUKE_RETURN_QUESTION = "duke-capture-return"
 DUKE_RETURN_CHOICES = ("prior-controller", "native-ecaz", "set-aside")
-implements(DUKE_RETURN_QUESTION, *DUKE_RETURN_CHOICES)
 
 
 @rule("duke-vidal.capture.return")
@@ -236,7 +228,7 @@ def duke_captured(state: NextSnapshot) -> None:
 
 def capture_leader(snapshot: Snapshot, action: Action, context: Context) -> Adjudication:
     with tracing() as trace:
-        problem = answer_violation(snapshot, action, DecisionType.HARKONNEN_CAPTURE.value)
+        problem = answer_violation(snapshot, action, DecisionType.HARKONNEN_CAPTURE.value, context)
         if problem is not None:
             return illegal(snapshot, [problem], trace, context)
         leader = str(action.fields["leader"])
@@ -259,6 +251,18 @@ def capture_leader(snapshot: Snapshot, action: Action, context: Context) -> Adju
         return finish(snapshot, state, {"battle": summary}, trace, context)
 
 
-HANDLERS[ActionType.CAPTURE_LEADER] = capture_leader
-register_decision(DecisionType.HARKONNEN_CAPTURE.value, capture_options, self_contained=True)
-STEP_DECISIONS[DecisionType.HARKONNEN_CAPTURE.value] = _capture_decision
+DECLARED = RuleModule(
+    handlers={
+        ActionType.CAPTURE_LEADER: capture_leader,
+    },
+    decisions={
+        DecisionType.HARKONNEN_CAPTURE.value: DecisionKind(capture_options, self_contained=True),
+    },
+    steps={
+        DecisionType.HARKONNEN_CAPTURE.value: _capture_decision,
+    },
+    implements={
+        DUKE_CAPTURE_QUESTION: ("release-first", "capture-pool-first"),
+        DUKE_RETURN_QUESTION: tuple(DUKE_RETURN_CHOICES),
+    },
+)

@@ -11,12 +11,14 @@ from __future__ import annotations
 from types import MappingProxyType
 from typing import Any
 
-from .battle_state import NextSnapshot, illegal, resolved, unresolved
-from .engine import HANDLERS, Action, Context
-from .registers import implements, rule, tracing
-from .results import Adjudication, Alternative, Violation
-from .snapshot import Snapshot
-from .vocabulary import ActionType, DukeStatus, Evidence, FactionId, LeaderStatus, Phase
+from adjudicator.core.action import Action, Context
+from adjudicator.core.results import Adjudication, Alternative, Violation
+from adjudicator.core.rulebook import RuleModule
+from adjudicator.core.rulings import illegal, resolved, unresolved
+from adjudicator.core.snapshot import Snapshot
+from adjudicator.core.tracing import rule, tracing
+from adjudicator.core.vocabulary import ActionType, DukeStatus, Evidence, FactionId, LeaderStatus, Phase
+from adjudicator.rules.state import NextSnapshot
 
 
 @rule("turn.end.leaders-return")
@@ -110,7 +112,6 @@ def _turn_end(snapshot: Snapshot, loan_choice: str | None) -> dict[str, Any]:
 
 
 LOAN_QUESTION = "duke-loan-expiry"
-implements(LOAN_QUESTION, "return-to-ecaz", "set-aside")
 
 
 @rule("duke-vidal.loan.expiry")
@@ -126,4 +127,11 @@ def loan_expires(state: NextSnapshot, choice: str) -> None:
     state.event("duke-vidal-loan-ended", "duke-vidal.loan.expiry", to=state.wire["duke_vidal"]["controller"])
 
 
-HANDLERS[ActionType.END_TURN] = end_turn
+DECLARED = RuleModule(
+    handlers={
+        ActionType.END_TURN: end_turn,
+    },
+    implements={
+        LOAN_QUESTION: ("return-to-ecaz", "set-aside"),
+    },
+)

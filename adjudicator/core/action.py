@@ -1,0 +1,92 @@
+"""What a rule is asked: the proposed action, and the context it is ruled in."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, Protocol
+
+from adjudicator.core.registers import get_question
+from adjudicator.core.results import Adjudication
+from adjudicator.core.snapshot import Decision, Snapshot
+from adjudicator.core.vocabulary import ActionType
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """A proposed action: a kebab-case type, the acting player where one acts, and its choices."""
+
+    type: ActionType
+    player: str | None = None
+    fields: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+
+    @classmethod
+    def from_dict(cls, raw: Mapping[str, Any]) -> Action:
+        rest = {k: v for k, v in raw.items() if k not in ("type", "player")}
+        return cls(ActionType(raw["type"]), raw.get("player"), MappingProxyType(rest))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": self.type.value, "player": self.player, **self.fields}
+
+
+class InterpretationNeeded(Exception):
+    """Raised where a ruling reaches an open register question the request did not answer and the
+    register gives no default; the handler then answers `unresolved`, running each choice in turn."""
+
+    def __init__(self, question: str, choices: tuple[str, ...]) -> None:
+        super().__init__(question)
+        self.question = question
+        self.choices = choices
+
+
+class Rules(Protocol):
+    """What a rule may ask of the rulebook it is ruled by (`adjudicator.core.rulebook.Rulebook`)."""
+
+    @property
+    def after_discards(self) -> tuple[Callable[[Any], None], ...]: ...
+
+    def options(self, snapshot: Snapshot, player: str | None = None) -> list[dict[str, Any]]: ...
+
+    def options_of(self, snapshot: Snapshot, decision: Decision) -> list[dict[str, Any]]: ...
+
+    def is_self_contained(self, decision_type: str) -> bool: ...
+
+    def step_decision(self, step: str, wire: dict[str, Any]) -> dict[str, Any]: ...
+
+    def implemented_choices(self, question_id: str) -> tuple[str, ...]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Context:
+    """What a handler may consult besides the snapshot and the action: the request's interpretations,
+    its viewer, and the rulebook it is ruled by (for the options of the decisions it opens)."""
+
+    interpretations: Mapping[str, str]
+    viewer: str | None
+    rulebook: Rules
+
+    def choice(self, question_id: str) -> str:
+        """The request's choice for a question, or the register's default; with neither, the signal
+        to answer `unresolved` with each implemented choice (`InterpretationNeeded`)."""
+        return choice_of(self.interpretations, question_id, self.rulebook)
+
+    def under(self, chosen: Mapping[str, str]) -> Context:
+        """The same context with further interpretations chosen (to explore an alternative)."""
+        return Context(MappingProxyType({**self.interpretations, **chosen}), self.viewer, self.rulebook)
+
+
+def choice_of(interpretations: Mapping[str, str], question_id: str, rulebook: Rules) -> str:
+    chosen = interpretations.get(question_id)
+    if chosen:
+        return chosen
+    question = get_question(question_id)
+    if question.default is not None:
+        return question.default
+    raise InterpretationNeeded(question_id, rulebook.implemented_choices(question_id))
+
+
+Handler = Callable[[Snapshot, Action, Context], Adjudication]
+OptionLister = Callable[[Snapshot, Decision], list[dict[str, Any]]]
+# builds the pending decision of a battle's next cleanup step from the wire snapshot
+StepBuilder = Callable[[dict[str, Any]], dict[str, Any]]

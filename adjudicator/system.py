@@ -1,0 +1,64 @@
+"""The composition root: the one rulebook, built from the rule modules listed here.
+
+In the spirit of OpenFisca's tax-benefit system, the rules are loaded explicitly into one object:
+nothing registers itself by being imported, the order below decides nothing, and two modules that
+claim the same action, decision or cleanup step stop the build with an error.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from types import ModuleType
+
+from adjudicator.core.registers import Registers
+from adjudicator.core.rulebook import Rulebook
+from adjudicator.rules import (
+    cards,
+    choam,
+    duke_vidal,
+    ecaz,
+    harkonnen,
+    karama,
+    revival,
+    secrecy,
+    semuta,
+    skills,
+    state,
+    tleilaxu,
+    turn,
+)
+from adjudicator.rules.battle import plan_decision, plans, resolution
+from adjudicator.rules.moritani import extortion, retention, special
+
+RULE_MODULES: tuple[ModuleType, ...] = (
+    cards,
+    plans,
+    plan_decision,
+    resolution,
+    state,
+    secrecy,
+    retention,
+    special,
+    extortion,
+    karama,
+    duke_vidal,
+    harkonnen,
+    tleilaxu,
+    ecaz,
+    choam,
+    semuta,
+    skills,
+    revival,
+    turn,
+)
+
+
+@cache
+def rulebook() -> Rulebook:
+    """The engine's rulebook (built once per process)."""
+    return Rulebook.build(RULE_MODULES)
+
+
+def registers() -> Registers:
+    """The served registers: sources, rules and questions, with the choices the rulebook implements."""
+    return rulebook().registers
