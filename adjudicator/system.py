@@ -27,14 +27,18 @@ from adjudicator.rules import (
     tleilaxu,
     turn,
 )
-from adjudicator.rules.battle import plan_decision, plans, resolution
+from adjudicator.rules.battle import cleanup, outcome, plan_decision, plans, preconditions, resolution, ruling
 from adjudicator.rules.moritani import extortion, retention, special
 
 RULE_MODULES: tuple[ModuleType, ...] = (
     cards,
     plans,
     plan_decision,
+    preconditions,
     resolution,
+    outcome,
+    cleanup,
+    ruling,
     state,
     secrecy,
     retention,

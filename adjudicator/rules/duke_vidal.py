@@ -28,7 +28,7 @@ from adjudicator.core.rulings import illegal, resolved, unresolved
 from adjudicator.core.snapshot import Decision, Snapshot
 from adjudicator.core.tracing import rule, tracing
 from adjudicator.core.vocabulary import ActionType, DecisionType, DukeStatus, Evidence, FactionId, Phase, TerritoryType
-from adjudicator.rules.battle.resolution import STORM_QUESTION, _sector_groups, storm_sector_battle
+from adjudicator.rules.battle.preconditions import STORM_QUESTION, _sector_groups, storm_sector_battle
 from adjudicator.rules.moritani.retention import _karama_cards
 from adjudicator.rules.state import NextSnapshot
 

@@ -1,0 +1,114 @@
+"""The winner's cleanup decisions: which dialed forces it loses (`battle-casualties`) and which played
+cards it keeps (`winner-cards`), each continuing from a saved snapshot without repeating anything."""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+from adjudicator.core.action import Action, Context
+from adjudicator.core.results import Adjudication
+from adjudicator.core.rulebook import DecisionKind, RuleModule
+from adjudicator.core.rulings import answer_violation, illegal
+from adjudicator.core.snapshot import Snapshot
+from adjudicator.core.tracing import rule, tracing
+from adjudicator.core.vocabulary import ActionType, DecisionType
+from adjudicator.rules.battle.outcome import casualty_options, winner_loses_dialed
+from adjudicator.rules.state import NextSnapshot, finish
+
+
+def _card_subsets(cards: list[str]) -> list[list[str]]:
+    return [list(c) for n in range(len(cards), -1, -1) for c in itertools.combinations(cards, n)]
+
+
+def choose_casualties(snapshot: Snapshot, action: Action, context: Context) -> Adjudication:
+    with tracing() as trace:
+        problem = answer_violation(snapshot, action, DecisionType.BATTLE_CASUALTIES.value, context)
+        if problem is not None:
+            return illegal(snapshot, [problem], trace, context)
+        assert snapshot.battle is not None and action.player is not None
+        state = NextSnapshot(snapshot)
+        regular, elite = int(action.fields["regular"]), int(action.fields["elite"])
+        winner_loses_dialed(state, action.player, snapshot.battle.territory, regular, elite)
+        state.wire["battle"]["resolution"]["steps"].pop(0)
+        summary = {"casualties": {"faction": action.player, "regular": regular, "elite": elite}}
+        return finish(snapshot, state, {"battle": summary}, trace, context)
+
+
+@rule("battle.cards.winner-keeps-or-discards")
+def keep_or_discard(state: NextSnapshot, winner: str, keep: list[str]) -> None:
+    """The winner keeps the played cards it chooses and discards the rest."""
+    plan = state.wire["battle"]["plans"][winner]
+    for slot in ("weapon", "defense"):
+        if plan[slot] in keep:
+            state.return_to_hand(winner, slot, "battle.cards.winner-keeps-or-discards")
+        else:
+            state.discard_from_plan(winner, slot, "battle.cards.winner-keeps-or-discards")
+
+
+def keep_cards(snapshot: Snapshot, action: Action, context: Context) -> Adjudication:
+    with tracing() as trace:
+        problem = answer_violation(snapshot, action, DecisionType.WINNER_CARDS.value, context)
+        if problem is not None:
+            return illegal(snapshot, [problem], trace, context)
+        assert action.player is not None
+        state = NextSnapshot(snapshot)
+        keep = list(action.fields.get("cards") or [])
+        keep_or_discard(state, action.player, keep)
+        state.wire["battle"]["resolution"]["steps"].pop(0)
+        summary = {"cards": {"faction": action.player, "kept": keep}}
+        return finish(snapshot, state, {"battle": summary}, trace, context)
+
+
+def casualty_decision_options(snapshot: Snapshot, decision: Any) -> list[dict[str, Any]]:
+    assert snapshot.battle is not None
+    return [
+        {"type": ActionType.CHOOSE_CASUALTIES.value, "player": decision.player, **option}
+        for option in casualty_options(snapshot, snapshot.battle, decision.player)
+    ]
+
+
+def winner_card_options(snapshot: Snapshot, decision: Any) -> list[dict[str, Any]]:
+    return [
+        {"type": ActionType.KEEP_CARDS.value, "player": decision.player, "cards": subset}
+        for subset in _card_subsets(list(decision.get("eligible", ())))
+    ]
+
+
+def _casualties_decision(wire: dict[str, Any]) -> dict[str, Any]:
+    battle = wire["battle"]
+    winner = battle["resolution"]["winner"]
+    return {
+        "type": DecisionType.BATTLE_CASUALTIES.value,
+        "player": winner,
+        "territory": battle["territory"],
+        "strength": battle["plans"][winner]["dial"],
+    }
+
+
+def _winner_cards_decision(wire: dict[str, Any]) -> dict[str, Any]:
+    battle = wire["battle"]
+    winner = battle["resolution"]["winner"]
+    eligible = [c for c in (battle["plans"][winner][s] for s in ("weapon", "defense")) if c]
+    return {
+        "type": DecisionType.WINNER_CARDS.value,
+        "player": winner,
+        "territory": battle["territory"],
+        "eligible": eligible,
+    }
+
+
+DECLARED = RuleModule(
+    handlers={
+        ActionType.CHOOSE_CASUALTIES: choose_casualties,
+        ActionType.KEEP_CARDS: keep_cards,
+    },
+    decisions={
+        DecisionType.BATTLE_CASUALTIES.value: DecisionKind(casualty_decision_options),
+        DecisionType.WINNER_CARDS.value: DecisionKind(winner_card_options, self_contained=True),
+    },
+    steps={
+        DecisionType.BATTLE_CASUALTIES.value: _casualties_decision,
+        DecisionType.WINNER_CARDS.value: _winner_cards_decision,
+    },
+)

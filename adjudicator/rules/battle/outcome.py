@@ -1,0 +1,381 @@
+"""Applying a resolved battle to the next snapshot: leaders to the Tanks and the bounty, forces lost,
+support spice, discards, the Kwisatz Haderach, survivors, captives, and the cleanup steps that remain
+(casualties, Moritani's special Karama, the winner's cards, skills, retention, capture, Face Dancer)."""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+from adjudicator.core.action import Context
+from adjudicator.core.catalog import catalog
+from adjudicator.core.rulebook import RuleModule
+from adjudicator.core.snapshot import Battle, Plan, Snapshot, halves_to_number
+from adjudicator.core.tracing import rule
+from adjudicator.core.vocabulary import BattleResult, DecisionType, DukeStatus, FactionId
+from adjudicator.rules.battle.plans import DUKE, forces_in, strength_halves
+from adjudicator.rules.battle.resolution import Resolution, Side, _leader_strength, _survives
+from adjudicator.rules.cards import can_retain_battle_card
+from adjudicator.rules.harkonnen import (
+    DUKE_CAPTURE_QUESTION,
+    captive_duke,
+    captive_duke_returns,
+    captive_returns,
+    captives_return_when_leaderless,
+    capture_follows,
+    capture_step,
+    duke_in_capture_pool,
+    harkonnen_leaderless,
+    unused_duke_in_pool,
+)
+from adjudicator.rules.moritani.retention import retention_before_capture, retention_step
+from adjudicator.rules.moritani.special import special_karama_step
+from adjudicator.rules.skills import (
+    SANDMASTER,
+    battle_effect_applies,
+    rihani_step,
+    sandmaster_step,
+    selected_skill,
+    skills_on,
+)
+from adjudicator.rules.state import NextSnapshot
+from adjudicator.rules.tleilaxu import face_dancer_step
+
+
+def traitor_card_called(state: NextSnapshot, caller: str, leader: str | None) -> None:
+    """A Traitor card called is recorded as used (`called_traitors`): it can no longer be exchanged."""
+    faction = state.wire["factions"][caller]
+    if leader is not None and leader in faction["traitors"] and leader not in faction.get("called_traitors", []):
+        faction["called_traitors"] = [*faction.get("called_traitors", []), leader]
+
+
+@rule("battle.bounty")
+def bounty(killed: list[tuple[str, int, str]]) -> int:
+    """The winner is paid the strength of every leader killed in the battle, its own included, except
+    leaders killed by an Artillery Strike."""
+    return sum(strength for _, strength, cause in killed if cause != "battle.weapon.artillery-strike")
+
+
+@rule("battle.losses.loser-all")
+def loser_loses_everything(state: NextSnapshot, loser: str, territory: str) -> None:
+    """The loser loses all its forces in the territory to the Tanks."""
+    state.forces_to_tanks(loser, territory, "battle.losses.loser-all")
+
+
+@rule("battle.cards.loser-discards")
+def loser_discards(state: NextSnapshot, loser: str) -> None:
+    """The loser discards every Treachery card it played."""
+    for slot in ("cheap_hero", "weapon", "defense"):
+        state.discard_from_plan(loser, slot, "battle.cards.loser-discards")
+
+
+@rule("battle.spice.support")
+def pay_support(state: NextSnapshot, faction: str, plan: Plan, kept_by_traitor_winner: bool) -> None:
+    """Advanced: spice committed to support forces goes to the bank, except that the winner of a battle
+    decided by a traitor keeps it."""
+    if plan.spice and not kept_by_traitor_winner:
+        state.pay_to_bank(faction, plan.spice, "battle.spice.support", "support")
+
+
+@rule("battle.leaders.survivors-stay")
+def survivors_fought(state: NextSnapshot, leader_ids: list[str], territory: str) -> None:
+    """A leader that fought and survived may fight again in this territory but in no other this phase."""
+    for leader_id in leader_ids:
+        state.leader_fought(leader_id, territory)
+
+
+def casualty_options(snapshot: Snapshot, battle: Battle, winner: str) -> list[dict[str, int]]:
+    """Ways the winner can lose the forces it dialed: minimal (regular, elite) sets whose strength covers
+    the dial (Basic: every force counts 1; advanced: as it counted on the dial)."""
+    plan = battle.plans[winner]
+    if plan.dial_halves == 0:
+        return [{"regular": 0, "elite": 0}]
+    loser = battle.defender if winner == battle.aggressor else battle.aggressor
+    forces = forces_in(snapshot, winner, battle.territory)
+
+    def strength(regular: int, elite: int) -> int:
+        return strength_halves(snapshot, winner, loser, regular, elite, min(plan.spice, regular + elite))
+
+    if forces.elite == 0 or forces.regular == 0:
+        # One kind of force: the fewest of them that cover the dial is the only way to lose it.
+        kind = "elite" if forces.regular == 0 else "regular"
+        for count in range(forces.total + 1):
+            regular, elite = (0, count) if kind == "elite" else (count, 0)
+            if strength(regular, elite) >= plan.dial_halves:
+                return [{"regular": regular, "elite": elite}]
+        return [{"regular": forces.regular, "elite": forces.elite}]
+    if winner == FactionId.IXIANS.value:
+        cyborgs_lost_as_dialed()
+    options = []
+    for elite, regular in itertools.product(range(forces.elite + 1), range(forces.regular + 1)):
+        if strength(regular, elite) < plan.dial_halves:
+            continue
+        if regular and strength(regular - 1, elite) >= plan.dial_halves:
+            continue
+        if elite and strength(regular, elite - 1) >= plan.dial_halves:
+            continue
+        options.append({"regular": regular, "elite": elite})
+    return options
+
+
+@rule("battle.losses.cyborgs-as-dialed")
+def cyborgs_lost_as_dialed() -> None:
+    """A lost Cyborg covers what it counted on the dial (question cyborg-losses, default as-dialed)."""
+
+
+@rule("battle.losses.winner-dialed")
+def winner_loses_dialed(state: NextSnapshot, winner: str, territory: str, regular: int, elite: int) -> None:
+    """The winner loses only the forces it dialed, choosing which when it has several kinds."""
+    state.forces_to_tanks(winner, territory, "battle.losses.winner-dialed", regular=regular, elite=elite)
+
+
+def _summary(
+    snapshot: Snapshot,
+    battle: Battle,
+    res: Resolution,
+    killed: list[dict[str, Any]],
+    paid: dict[str, int],
+    lost: dict[str, dict[str, int]],
+) -> dict[str, Any]:
+    return {
+        "result": res.result.value,
+        "winner": res.winner,
+        "loser": res.loser,
+        "territory": battle.territory,
+        "totals": {f: halves_to_number(t) for f, t in res.totals.items()},
+        "quote": res.quote,
+        "leaders_killed": killed,
+        "spice_awarded": paid,
+        "forces_lost": lost,
+    }
+
+
+def apply_resolution(
+    snapshot: Snapshot, battle: Battle, res: Resolution, context: Context
+) -> tuple[dict[str, Any], NextSnapshot]:
+    state = NextSnapshot(snapshot)
+    territory = battle.territory
+    sides = res.sides
+    killed: list[tuple[str, int, str]] = []  # leader, strength, cause
+
+    def kill(side: Side, cause: str) -> None:
+        if side.plan.leader is not None:
+            state.leader_to_tanks(side.plan.leader, cause)
+            killed.append((side.plan.leader, _leader_strength(snapshot, side), cause))
+
+    paid: dict[str, int] = {}
+    for caller in battle.traitor_calls:
+        traitor_card_called(
+            state, caller, battle.plans[battle.defender if caller == battle.aggressor else battle.aggressor].leader
+        )
+    if res.result is BattleResult.SINGLE_TRAITOR:
+        assert res.winner is not None and res.loser is not None
+        kill(sides[res.loser], "battle.traitor.single")
+        strength = _leader_strength(snapshot, sides[res.loser])
+        state.pay_from_bank(res.winner, strength, "battle.traitor.single", "traitor")
+        paid[res.winner] = strength
+    elif res.result in (BattleResult.DOUBLE_TRAITOR, BattleResult.EXPLOSION):
+        cause = (
+            "battle.traitor.double" if res.result is BattleResult.DOUBLE_TRAITOR else "battle.explosion.lasgun-shield"
+        )
+        for side in sides.values():
+            kill(side, cause)
+    else:
+        for side in sides.values():
+            if side.killed_by is not None:
+                kill(side, side.killed_by)
+    if res.result is BattleResult.DECIDED:
+        assert res.winner is not None
+        amount = bounty(killed)
+        state.pay_from_bank(res.winner, amount, "battle.bounty", "leaders killed")
+        if amount:
+            paid[res.winner] = amount
+
+    # forces
+    if res.explosion:
+        for faction in sorted({s["faction"] for s in snapshot.to_dict()["forces"] if s["territory"] == territory}):
+            state.forces_to_tanks(faction, territory, "battle.explosion.lasgun-shield")
+        state.advisors_to_tanks(territory, "battle.explosion.lasgun-shield")
+        state.spice_destroyed(territory, "battle.explosion.lasgun-shield")
+    if res.result is BattleResult.DOUBLE_TRAITOR and not res.explosion:
+        for faction in (battle.aggressor, battle.defender):
+            state.forces_to_tanks(faction, territory, "battle.traitor.double")
+    if res.loser is not None:
+        loser_loses_everything(state, res.loser, territory)
+
+    # support spice, and the cards of the sides without a win (Moritani's ally keeps its own reserved)
+    retention = retention_step(
+        snapshot,
+        state,
+        res.winner,
+        res.loser,
+        set(res.used_cards),
+        res.result is BattleResult.SINGLE_TRAITOR,
+        dict(context.interpretations),
+    )
+    for faction in (battle.aggressor, battle.defender):
+        plan = battle.plans[faction]
+        if snapshot.ruleset.advanced:
+            pay_support(state, faction, plan, res.result is BattleResult.SINGLE_TRAITOR and faction == res.winner)
+        if faction != res.winner and not (retention is not None and faction == res.loser):
+            loser_discards(state, faction)
+
+    # the Kwisatz Haderach
+    atreides_plan = battle.plans.get(FactionId.ATREIDES.value)
+    if atreides_plan is not None and atreides_plan.kwisatz_haderach:
+        token = state.wire["factions"][FactionId.ATREIDES.value]["kwisatz_haderach"]
+        token["used_in"] = territory
+        if res.explosion:
+            token["status"] = "tanks"
+            state.event("kwisatz-haderach-killed", "battle.explosion.lasgun-shield")
+
+    steps: list[str] = []
+    skill_records: dict[str, dict[str, Any] | None] = {}
+    if res.winner is not None:
+        winner_plan = battle.plans[res.winner]
+        decided_by_traitor = res.result is BattleResult.SINGLE_TRAITOR
+        for slot in ("cheap_hero", "weapon", "defense"):
+            card = getattr(winner_plan, slot)
+            used = card in res.used_cards
+            if card is not None and not can_retain_battle_card(card, used=used, decided_by_traitor=decided_by_traitor):
+                state.discard_from_plan(res.winner, slot, "battle.cards.winner-may-keep")
+        if res.result is BattleResult.DECIDED:
+            options = casualty_options(snapshot, battle, res.winner)
+            if len(options) == 1:
+                winner_loses_dialed(state, res.winner, territory, **options[0])
+            else:
+                steps.append(DecisionType.BATTLE_CASUALTIES.value)
+        if special_karama_step(snapshot, state, res.winner, res.loser):
+            steps.append(DecisionType.MORITANI_SPECIAL_KARAMA.value)
+        remaining = [c for c in (state.wire["battle"]["plans"][res.winner][s] for s in ("weapon", "defense")) if c]
+        if remaining:
+            steps.append(DecisionType.WINNER_CARDS.value)
+        # the winner's skills, before Moritani's retention, the capture and a Face Dancer
+        if skills_on(snapshot):
+            winner_side = sides[res.winner]
+            if selected_skill(snapshot, winner_plan) == SANDMASTER and battle_effect_applies(_survives(winner_side)):
+                skill_records["sandmaster"] = sandmaster_step(snapshot, state, res.winner, territory, context)
+                if skill_records["sandmaster"] is not None:
+                    steps.append(DecisionType.SANDMASTER_PILE.value)
+            skill_records["rihani"] = rihani_step(
+                snapshot, state, res.winner, winner_plan, _survives(winner_side), context
+            )
+            if skill_records["rihani"] is not None:
+                steps.append(DecisionType.RIHANI_DRAW_OFFER.value)
+
+    survivors = [
+        s.plan.leader
+        for s in sides.values()
+        if s.plan.leader is not None and s.killed_by is None and res.result is BattleResult.DECIDED
+    ]
+    # Duke Vidal, used by the loser against the advanced Harkonnen: his tenure ends before the capture
+    # draw or after it (question duke-harkonnen-capture); in the draw, he stays held until it settles.
+    duke_drawable = duke_capture_open(snapshot, battle, res) and duke_in_capture_pool(
+        context.choice(DUKE_CAPTURE_QUESTION)
+    )
+    captive_duke_fought = DUKE in survivors and captive_duke(state.wire)
+    loan_kept = DUKE in survivors and _duke_on_loan(state) and loaned_duke_stays(state, territory, context)
+    if survivors:
+        survivors_fought(
+            state,
+            [s for s in survivors if s != DUKE or not (duke_drawable or captive_duke_fought or loan_kept)],
+            territory,
+        )
+        for side in sides.values():
+            leader = side.plan.leader
+            if leader in survivors and leader != DUKE and catalog().leaders[leader].faction != side.faction:
+                captive_returns(state, leader)
+        if captive_duke_fought:
+            captive_duke_returns(state, context.interpretations)
+    if killed and harkonnen_leaderless(state):
+        captives_return_when_leaderless(state, context.interpretations)
+    if retention is not None:
+        steps.append(DecisionType.MORITANI_RETENTION.value)
+    unused_drawable = unused_duke_capture_open(snapshot, battle, res) and unused_duke_in_pool(
+        context.choice(UNUSED_CAPTURE_QUESTION)
+    )
+    captive = capture_step(snapshot, state, res.winner, res.loser, duke_drawable or unused_drawable)
+    if duke_drawable and captive != DUKE:
+        state.leader_fought(DUKE, territory)
+    if captive is not None:
+        if retention is not None:
+            retention_before_capture()
+        steps.append(DecisionType.HARKONNEN_CAPTURE.value)
+
+    lost: dict[str, dict[str, int]] = {}
+    for e in state.events:
+        if e["type"] == "forces-lost":
+            entry = lost.setdefault(e["faction"], {"regular": 0, "elite": 0})
+            entry["regular"] += e["regular"]
+            entry["elite"] += e["elite"]
+    leaders_killed = [{"leader": leader, "cause": cause} for leader, _, cause in killed]
+    summary = _summary(snapshot, battle, res, leaders_killed, paid, lost)
+    state.wire["battle"]["resolution"] = {
+        "result": res.result.value,
+        "winner": res.winner,
+        "loser": res.loser,
+        "decided_by_traitor": res.result is BattleResult.SINGLE_TRAITOR,
+        "steps": steps,
+        "used_cards": list(res.used_cards),
+        "capture": captive,
+        "retention": retention,
+    }
+    for key, record in skill_records.items():
+        if record is not None:
+            state.wire["battle"]["resolution"][key] = record
+    if duke_drawable or unused_drawable:
+        state.wire["battle"]["resolution"]["duke_in_capture_pool"] = True
+    if face_dancer_step(state.wire):
+        steps.append(DecisionType.FACE_DANCER_REVEAL.value)
+    return summary, state
+
+
+LOAN_TENURE_QUESTION = "duke-loan-tenure"
+
+
+def _duke_on_loan(state: NextSnapshot) -> bool:
+    duke = state.wire["duke_vidal"]
+    return duke is not None and duke["status"] == DukeStatus.HELD.value and duke.get("loaned_by") is not None
+
+
+@rule("duke-vidal.loan.tenure")
+def loaned_duke_stays(state: NextSnapshot, territory: str, context: Context) -> bool:
+    """A loaned Duke Vidal who survives his battle leaves the recipient (one battle) or stays for the rest
+    of the turn, fighting again only in this territory, following question duke-loan-tenure."""
+    duke = state.wire["duke_vidal"]
+    choice = context.choice(LOAN_TENURE_QUESTION)
+    if choice == "one-battle":
+        return False
+    duke["fought_in"] = territory
+    state.event("duke-vidal-stays", "duke-vidal.loan.tenure", faction=duke["controller"], territory=territory)
+    return True
+
+
+UNUSED_CAPTURE_QUESTION = "duke-unused-capture-pool"
+
+
+def unused_duke_capture_open(snapshot: Snapshot, battle: Battle, res: Resolution) -> bool:
+    """The advanced Harkonnen won against a faction holding Duke Vidal that did not play him."""
+    duke = snapshot.duke_vidal
+    if duke is None or duke.status is not DukeStatus.HELD or not capture_follows(snapshot, res.winner, res.loser):
+        return False
+    return duke.controller is not None and duke.controller == res.loser and battle.plans[duke.controller].leader != DUKE
+
+
+def duke_capture_open(snapshot: Snapshot, battle: Battle, res: Resolution) -> bool:
+    """Duke Vidal fought for the loser, survived, and the advanced Harkonnen won: question
+    duke-harkonnen-capture decides whether he can be drawn."""
+    if not capture_follows(snapshot, res.winner, res.loser) or res.result is not BattleResult.DECIDED:
+        return False
+    assert res.loser is not None
+    side = res.sides[res.loser]
+    return side.plan.leader == DUKE and side.killed_by is None
+
+
+DECLARED = RuleModule(
+    implements={
+        "cyborg-losses": ("as-dialed",),
+        LOAN_TENURE_QUESTION: ("one-battle", "whole-turn"),
+        UNUSED_CAPTURE_QUESTION: ("not-in-pool", "in-pool"),
+    },
+)

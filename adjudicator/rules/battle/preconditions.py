@@ -1,0 +1,211 @@
+"""Whether a locked battle can be ruled at all: who battles (phase, allies, the storm), a loaned Duke
+Vidal after the alliance broke, and the rules that would change it but are not modelled yet."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from adjudicator.core.action import Context
+from adjudicator.core.catalog import catalog
+from adjudicator.core.results import Violation
+from adjudicator.core.rulebook import RuleModule
+from adjudicator.core.snapshot import Battle, Snapshot
+from adjudicator.core.tracing import rule
+from adjudicator.core.vocabulary import DukeStatus, FactionId, LeaderStatus, Phase
+from adjudicator.rules.battle.plans import DUKE
+from adjudicator.rules.skills import (
+    MODELLED_BATTLE_SKILLS,
+    UNMODELLED_NORMAL_ADVANCED,
+    UNMODELLED_NORMAL_AFTER_WIN,
+    UNMODELLED_NORMAL_IN_BATTLE,
+    face_up_skills,
+    selected_skill,
+    skills_on,
+)
+
+STORM_QUESTION = "battle-under-storm"
+
+
+def _sector_groups(sectors: tuple[int, ...], storm: int) -> list[set[int]]:
+    """The territory's sectors outside the storm, in runs of neighbouring sectors (0 and 17 touch)."""
+    free = [x for x in sectors if x != storm]
+    groups: list[set[int]] = []
+    for sector in free:
+        joined = [g for g in groups if (sector - 1) % 18 in g or (sector + 1) % 18 in g]
+        merged = {sector}.union(*joined) if joined else {sector}
+        groups = [g for g in groups if g not in joined] + [merged]
+    return groups
+
+
+@rule("battle.who-battles")
+def battle_preconditions(snapshot: Snapshot, battle: Battle, context: Context) -> list[Violation]:
+    """Battles are fought in the Battle phase between factions that are not allies, whose forces share
+    the territory without a storm sector between them."""
+    rule_id = "battle.who-battles"
+    found = []
+    if snapshot.phase is not Phase.BATTLE:
+        found.append(
+            Violation("not-battle-phase", "battles are resolved in the Battle phase", "/snapshot/phase", rule_id)
+        )
+    if snapshot.factions[battle.aggressor].ally == battle.defender:
+        found.append(
+            Violation("allies-do-not-battle", "allies never battle each other", "/snapshot/battle/defender", rule_id)
+        )
+    territory = catalog().territories.get(battle.territory)
+    storm = snapshot.storm_sector
+    if territory is None or storm not in territory.sectors:
+        return found
+    sectors = {
+        f: {
+            s.sector
+            for s in snapshot.forces
+            if s.faction == f and s.territory == battle.territory and s.sector is not None
+        }
+        for f in (battle.aggressor, battle.defender)
+    }
+    if any(storm in placed for placed in sectors.values()) and not storm_sector_battle(context.choice(STORM_QUESTION)):
+        found.append(
+            Violation(
+                "under-storm",
+                "forces in the storm sector do not battle (question battle-under-storm)",
+                "/snapshot/storm_sector",
+                "battle.storm.under-storm",
+            )
+        )
+    groups = _sector_groups(territory.sectors, storm)
+    apart = all(
+        not (group & sectors[battle.aggressor] and group & sectors[battle.defender]) for group in groups
+    ) and all(sectors.values())
+    if apart and not any(storm in placed for placed in sectors.values()):
+        found.append(
+            Violation(
+                "storm-separated",
+                "a storm sector lies between the two sides' forces",
+                "/snapshot/storm_sector",
+                rule_id,
+            )
+        )
+    return found
+
+
+@rule("battle.storm.under-storm")
+def storm_sector_battle(choice: str) -> bool:
+    """Whether forces in the storm sector battle follows question battle-under-storm (default: they do not)."""
+    return choice == "battle-blind"
+
+
+BROKEN_LOAN_QUESTION = "duke-loan-alliance-break"
+
+
+def broken_loan_violations(snapshot: Snapshot, battle: Battle, context: Context) -> list[Violation]:
+    """A plan naming a loaned Duke Vidal whose holder is no longer allied with Ecaz."""
+    duke = snapshot.duke_vidal
+    if duke is None or duke.status is not DukeStatus.HELD or duke.loaned_by is None or duke.controller is None:
+        return []
+    plan = battle.plans.get(duke.controller)
+    recipient = snapshot.factions.get(duke.controller)
+    if plan is None or plan.leader != DUKE or recipient is None or recipient.ally == duke.loaned_by:
+        return []
+    return loan_after_alliance_break(duke.controller, context.interpretations.get(BROKEN_LOAN_QUESTION))
+
+
+@rule("duke-vidal.loan.alliance-break")
+def loan_after_alliance_break(holder: str, choice: str | None) -> list[Violation]:
+    """Whether a loaned Duke Vidal may still fight for a faction whose alliance with Ecaz has broken follows
+    the chosen answer to question duke-loan-alliance-break (the loan ends, or runs to the turn's end)."""
+    path = f"/snapshot/battle/plans/{holder}/leader"
+    if choice is None:
+        # under one reading the plan itself is illegal, so the choice is needed before anything resolves
+        return [
+            Violation(
+                "interpretation-required",
+                "the alliance behind this loan has broken: choose a reading of this question",
+                f"/interpretations/{BROKEN_LOAN_QUESTION}",
+                "duke-vidal.loan.alliance-break",
+            )
+        ]
+    if choice == "loan-ends":
+        return [
+            Violation(
+                "leader-not-available",
+                f"under 'loan-ends' {holder} no longer holds Duke Vidal",
+                path,
+                "duke-vidal.loan.alliance-break",
+            )
+        ]
+    return []
+
+
+def unmodelled_compositions(
+    snapshot: Snapshot, battle: Battle, interpretations: Mapping[str, str] | None = None
+) -> list[Violation]:
+    """Rules that would change this battle's outcome but are not modelled yet: answered
+    `not-implemented` rather than resolved without them."""
+    missing: list[tuple[str, str]] = []
+    rs = snapshot.ruleset
+    combatants = (battle.aggressor, battle.defender)
+    for faction in combatants:
+        plan = battle.plans[faction]
+        if plan.leader is None or plan.leader == DUKE:
+            continue
+        native = catalog().leaders[plan.leader].faction
+        state = snapshot.factions[native].leaders.get(plan.leader)
+        if state is not None and selected_skill(snapshot, plan) not in (None, *MODELLED_BATTLE_SKILLS):
+            missing.append(
+                (
+                    f"the {state.skill} leader skill in battle ({plan.leader})",
+                    f"/snapshot/battle/plans/{faction}/leader",
+                )
+            )
+        if plan.leader == "auditor":
+            missing.append(("the Auditor's inspection after the battle", f"/snapshot/battle/plans/{faction}/leader"))
+    for faction in combatants if skills_on(snapshot) else ():
+        for skill, leader_id in face_up_skills(snapshot, faction, battle.plans[faction].leader).items():
+            advanced_only = skill in UNMODELLED_NORMAL_ADVANCED and rs.advanced
+            if skill in UNMODELLED_NORMAL_IN_BATTLE or skill in UNMODELLED_NORMAL_AFTER_WIN or advanced_only:
+                missing.append(
+                    (f"the face-up {skill} skill ({leader_id})", f"/snapshot/factions/{faction}/leaders/{leader_id}")
+                )
+    if rs.advanced and FactionId.CHOAM.value in snapshot.factions and any(battle.plans[f].spice for f in combatants):
+        missing.append(("CHOAM's share of battle support spice", "/snapshot/battle/plans"))
+    for variant in ("stronghold-cards", "tech-tokens"):
+        if variant in rs.variants:
+            missing.append((f"the {variant} variant in battle", "/snapshot/ruleset/variants"))
+    if battle.territory in catalog().homeworlds:
+        missing.append(("homeworld battle bonuses", "/snapshot/battle/territory"))
+    duke = snapshot.duke_vidal
+    if duke is not None and duke.status is DukeStatus.CAPTURED and duke.by in combatants:
+        captor = duke.by
+        others_dead = all(
+            snapshot.factions[captor].leaders.get(leader.id) is not None
+            and snapshot.factions[captor].leaders[leader.id].status is LeaderStatus.TANKS
+            for leader in catalog().leaders_of(captor)
+            if leader.id != battle.plans[captor].leader
+        )
+        needs_prior = (interpretations or {}).get("duke-capture-return", "prior-controller") == "prior-controller"
+        if (battle.plans[captor].leader == DUKE or others_dead) and duke.captured_from is None and needs_prior:
+            # he may be given back, and one reading of duke-capture-return needs his prior holder
+            missing.append(
+                (
+                    "the return of a captured Duke Vidal whose captured_from is not given",
+                    "/snapshot/duke_vidal/captured_from",
+                )
+            )
+    ecaz = snapshot.factions.get(FactionId.ECAZ.value)
+    if ecaz is not None and ecaz.ally is not None:
+        pair = {FactionId.ECAZ.value, ecaz.ally}
+        present = {s.faction for s in snapshot.forces if s.territory == battle.territory}
+        if pair <= present and pair & set(combatants):
+            missing.append(("Ecaz Occupy (Ecaz and its ally in one battle)", "/snapshot/battle"))
+    return [
+        Violation("not-implemented", f"this engine version does not adjudicate {what} yet", path)
+        for what, path in missing
+    ]
+
+
+DECLARED = RuleModule(
+    implements={
+        STORM_QUESTION: ("no-battle", "battle-blind"),
+        BROKEN_LOAN_QUESTION: ("loan-ends", "loan-continues"),
+    },
+)

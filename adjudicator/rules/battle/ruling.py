@@ -1,0 +1,100 @@
+"""`resolve-battle`: check the locked plans, resolve, apply, and open the cleanup decisions; an open
+register question reached on the way answers `unresolved` with one alternative per combination."""
+
+from __future__ import annotations
+
+from types import MappingProxyType
+
+from adjudicator.core.action import Action, Context, InterpretationNeeded
+from adjudicator.core.results import Adjudication, Alternative, Violation
+from adjudicator.core.rulebook import RuleModule
+from adjudicator.core.rulings import illegal, unresolved
+from adjudicator.core.snapshot import Battle, Snapshot
+from adjudicator.core.tracing import tracing
+from adjudicator.core.vocabulary import ActionType, DecisionType, Evidence
+from adjudicator.rules.battle.outcome import apply_resolution
+from adjudicator.rules.battle.plans import plan_violations
+from adjudicator.rules.battle.preconditions import battle_preconditions, broken_loan_violations, unmodelled_compositions
+from adjudicator.rules.battle.resolution import Resolution, resolve
+from adjudicator.rules.skills import rihani_needs_deck, skills_on
+from adjudicator.rules.state import finish
+
+
+def _alternatives(
+    snapshot: Snapshot, battle: Battle, res: Resolution, context: Context, chosen: dict[str, str]
+) -> list[Alternative]:
+    """Every combination of the open questions the resolution reaches, each with its outcome; a question
+    reached only under some earlier choice is explored only there."""
+    under = context.under(chosen)
+    try:
+        summary, state = apply_resolution(snapshot, battle, res, under)
+    except InterpretationNeeded as needed:
+        found: list[Alternative] = []
+        for choice in needed.choices:
+            found += _alternatives(snapshot, battle, res, context, {**chosen, needed.question: choice})
+        return found
+    outcome = finish(snapshot, state, {"battle": summary}, [], under).outcome
+    assert outcome is not None
+    return [Alternative(MappingProxyType(chosen), dict(outcome), Evidence.PROVISIONAL_ORDERING)]
+
+
+def resolve_battle(snapshot: Snapshot, action: Action, context: Context) -> Adjudication:
+    """`resolve-battle`: verify the locked plans, resolve, apply, and open the cleanup decisions."""
+    with tracing() as trace:
+        battle = snapshot.battle
+        if battle is None:
+            return illegal(
+                snapshot,
+                [Violation("no-battle", "the snapshot has no locked battle", "/snapshot/battle")],
+                trace,
+                context,
+            )
+        if snapshot.pending is not None and snapshot.pending.type == DecisionType.BATTLE_PLAN.value:
+            return illegal(
+                snapshot,
+                [Violation("plans-not-locked", "both plans must be locked first", "/snapshot/pending")],
+                trace,
+                context,
+            )
+        if battle.resolution is not None or snapshot.pending is not None:
+            return illegal(
+                snapshot,
+                [
+                    Violation(
+                        "battle-already-resolved",
+                        "this battle is resolved; answer the open decision instead",
+                        "/snapshot/battle/resolution",
+                    )
+                ],
+                trace,
+                context,
+            )
+        violations = battle_preconditions(snapshot, battle, context)
+        violations += plan_violations(snapshot, battle) + unmodelled_compositions(
+            snapshot, battle, context.interpretations
+        )
+        violations += broken_loan_violations(snapshot, battle, context)
+        if (
+            snapshot.traitor_deck is None
+            and skills_on(snapshot)
+            and rihani_needs_deck(snapshot, (battle.aggressor, battle.defender), battle.plans)
+        ):
+            violations.append(
+                Violation(
+                    "traitor-deck-required",
+                    "a Rihani Decipherer may act after this battle: the snapshot needs its traitor_deck",
+                    "/snapshot/traitor_deck",
+                    "skills.rihani.inspect",
+                )
+            )
+        if violations:
+            return illegal(snapshot, violations, trace, context)
+        resolution = resolve(snapshot, battle, context)
+        try:
+            summary, state = apply_resolution(snapshot, battle, resolution, context)
+        except InterpretationNeeded:
+            return unresolved(_alternatives(snapshot, battle, resolution, context, {}), trace, context)
+        return finish(snapshot, state, {"battle": summary}, trace, context)
+
+
+DECLARED = RuleModule(handlers={ActionType.RESOLVE_BATTLE: resolve_battle})
