@@ -32,12 +32,24 @@ class Action:
 
 class InterpretationNeeded(Exception):
     """Raised where a ruling reaches an open register question the request did not answer and the
-    register gives no default; the handler then answers `unresolved`, running each choice in turn."""
+    register gives no default; the handler then answers `unresolved`, running each implemented choice
+    in turn (`Rules.implemented_choices`)."""
 
-    def __init__(self, question: str, choices: tuple[str, ...]) -> None:
+    def __init__(self, question: str) -> None:
         super().__init__(question)
         self.question = question
-        self.choices = choices
+
+
+def choice_of(interpretations: Mapping[str, str], question_id: str) -> str:
+    """The request's choice for a question, or the register's default; with neither, the signal to
+    answer `unresolved` (`InterpretationNeeded`). The one helper for every question a rule reaches."""
+    chosen = interpretations.get(question_id)
+    if chosen:
+        return chosen
+    default = get_question(question_id).default
+    if default is not None:
+        return default
+    raise InterpretationNeeded(question_id)
 
 
 class Rules(Protocol):
@@ -67,23 +79,12 @@ class Context:
     rulebook: Rules
 
     def choice(self, question_id: str) -> str:
-        """The request's choice for a question, or the register's default; with neither, the signal
-        to answer `unresolved` with each implemented choice (`InterpretationNeeded`)."""
-        return choice_of(self.interpretations, question_id, self.rulebook)
+        """The request's choice for a question, or its default, or `InterpretationNeeded` (`choice_of`)."""
+        return choice_of(self.interpretations, question_id)
 
     def under(self, chosen: Mapping[str, str]) -> Context:
         """The same context with further interpretations chosen (to explore an alternative)."""
         return Context(MappingProxyType({**self.interpretations, **chosen}), self.viewer, self.rulebook)
-
-
-def choice_of(interpretations: Mapping[str, str], question_id: str, rulebook: Rules) -> str:
-    chosen = interpretations.get(question_id)
-    if chosen:
-        return chosen
-    question = get_question(question_id)
-    if question.default is not None:
-        return question.default
-    raise InterpretationNeeded(question_id, rulebook.implemented_choices(question_id))
 
 
 Handler = Callable[[Snapshot, Action, Context], Adjudication]

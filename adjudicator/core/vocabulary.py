@@ -174,3 +174,11 @@ class BattleResult(StrEnum):
 
 SNAPSHOT_FORMAT = "dune-snapshot/1"
 SECTOR_COUNT = 18
+
+# ids that several rule areas name; each written once
+DUKE = "duke-vidal"  # Duke Prad Vidal's leader id (Ecaz & Moritani expansion)
+HMS = "hidden-mobile-stronghold"  # the Hidden Mobile Stronghold's territory id
+MORITANI = FactionId.MORITANI.value
+ECAZ = FactionId.ECAZ.value
+TLEILAXU = FactionId.TLEILAXU.value
+HARKONNEN = FactionId.HARKONNEN.value

@@ -19,26 +19,28 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
 
-from adjudicator.core.action import Action, Context
+from adjudicator.core.action import Action, Context, choice_of
 from adjudicator.core.catalog import catalog
-from adjudicator.core.registers import get_question
 from adjudicator.core.results import Adjudication, Alternative, Violation
 from adjudicator.core.rulebook import DecisionKind, RuleModule
 from adjudicator.core.rulings import illegal, resolved, unresolved
 from adjudicator.core.snapshot import Decision, Snapshot
 from adjudicator.core.tracing import rule, tracing
-from adjudicator.core.vocabulary import ActionType, DecisionType, DukeStatus, Evidence, FactionId, Phase, TerritoryType
+from adjudicator.core.vocabulary import (
+    ECAZ,
+    HMS,
+    MORITANI,
+    ActionType,
+    DecisionType,
+    DukeStatus,
+    Evidence,
+    FactionId,
+    Phase,
+    TerritoryType,
+)
 from adjudicator.rules.battle.preconditions import STORM_QUESTION, _sector_groups, storm_sector_battle
 from adjudicator.rules.moritani.retention import _karama_cards
 from adjudicator.rules.state import NextSnapshot
-
-MORITANI = FactionId.MORITANI.value
-ECAZ = FactionId.ECAZ.value
-HMS = "hidden-mobile-stronghold"
-
-
-def _choice(interpretations: Any, question: str) -> str:
-    return str(interpretations.get(question) or get_question(question).default)
 
 
 @rule("duke-vidal.acquisition.battle-eligibility")
@@ -56,7 +58,7 @@ def battle_exclusion(snapshot: Snapshot, territory: str, opponent: str, interpre
             for f in (MORITANI, opponent)
         }
         in_storm = any(snapshot.storm_sector in placed for placed in sectors.values())
-        if in_storm and not storm_sector_battle(_choice(interpretations, STORM_QUESTION)):
+        if in_storm and not storm_sector_battle(choice_of(interpretations, STORM_QUESTION)):
             return "in-storm"
         groups = _sector_groups(place.sectors, snapshot.storm_sector)
         if not in_storm and not any(g & sectors[MORITANI] and g & sectors[opponent] for g in groups):

@@ -20,11 +20,9 @@ from adjudicator.core.rulebook import RuleModule
 from adjudicator.core.rulings import illegal, resolved
 from adjudicator.core.snapshot import Snapshot
 from adjudicator.core.tracing import rule, tracing
-from adjudicator.core.vocabulary import ActionType, DukeStatus, FactionId, Phase
-from adjudicator.rules.revival import DUKE, duke_joins_ecaz, duke_revival
+from adjudicator.core.vocabulary import DUKE, ECAZ, TLEILAXU, ActionType, DukeStatus, Phase
+from adjudicator.rules.revival import duke_joins_ecaz, duke_revival
 from adjudicator.rules.state import NextSnapshot
-
-ECAZ = FactionId.ECAZ.value
 
 
 @rule("ecaz.ambassador.trigger")
@@ -174,7 +172,6 @@ def trigger_ecaz_ambassador(snapshot: Snapshot, action: Action, context: Context
         return resolved(outcome, None, (), trace, context)
 
 
-TLEILAXU = FactionId.TLEILAXU.value
 SHARED_REVIVAL_QUESTION = "duke-revival-shared-ambassador"
 
 

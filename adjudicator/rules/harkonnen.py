@@ -15,18 +15,16 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from adjudicator.core.action import Action, Context, InterpretationNeeded
+from adjudicator.core.action import Action, Context, choice_of
 from adjudicator.core.catalog import catalog
 from adjudicator.core.results import Adjudication
 from adjudicator.core.rulebook import DecisionKind, RuleModule
 from adjudicator.core.rulings import answer_violation, illegal
 from adjudicator.core.snapshot import Decision, Snapshot
 from adjudicator.core.tracing import rule, tracing
-from adjudicator.core.vocabulary import ActionType, DecisionType, FactionId, LeaderStatus
-from adjudicator.rules.battle.plans import DUKE
+from adjudicator.core.vocabulary import DUKE, HARKONNEN, ActionType, DecisionType, FactionId, LeaderStatus
 from adjudicator.rules.state import NextSnapshot, duke_dies, finish
 
-HARKONNEN = FactionId.HARKONNEN.value
 KILL_PAYMENT = 2
 
 
@@ -95,16 +93,13 @@ def capture_step(
 
 LOAN_EXPIRY_QUESTION = "duke-loan-expiry"
 DUKE_RETURN_QUESTION = "duke-capture-return"
-DUKE_RETURN_CHOICES = ("prior-controller", "native-ecaz", "set-aside")
 
 
 @rule("duke-vidal.capture.return")
 def captive_duke_returns(state: NextSnapshot, interpretations: Any) -> None:
     """A captive Duke Vidal that the Harkonnen give back goes to the faction he was captured from, to
     Ecaz, or is set aside, following the chosen answer to question duke-capture-return."""
-    choice = interpretations.get(DUKE_RETURN_QUESTION)
-    if choice is None:
-        raise InterpretationNeeded(DUKE_RETURN_QUESTION, DUKE_RETURN_CHOICES)
+    choice = choice_of(interpretations, DUKE_RETURN_QUESTION)
     duke = state.wire["duke_vidal"]
     history = {k: duke[k] for k in ("acquired_turn", "deaths") if duke.get(k)}
     holder = {"prior-controller": duke.get("captured_from"), "native-ecaz": FactionId.ECAZ.value}.get(choice)
@@ -114,9 +109,7 @@ def captive_duke_returns(state: NextSnapshot, interpretations: Any) -> None:
             loan = {"loaned_by": duke["loaned_by"], "loan_turn": duke["loan_turn"]}
         else:
             # the loan lapsed while he was a captive: where he goes is duke-loan-expiry's question
-            expiry = interpretations.get(LOAN_EXPIRY_QUESTION)
-            if expiry is None:
-                raise InterpretationNeeded(LOAN_EXPIRY_QUESTION, ("return-to-ecaz", "set-aside"))
+            expiry = choice_of(interpretations, LOAN_EXPIRY_QUESTION)
             holder = duke["loaned_by"] if expiry == "return-to-ecaz" else None
     if holder is not None and holder in state.wire["factions"]:
         state.wire["duke_vidal"] = {"status": "held", "controller": holder, **loan, **history}
@@ -263,6 +256,6 @@ DECLARED = RuleModule(
     },
     implements={
         DUKE_CAPTURE_QUESTION: ("release-first", "capture-pool-first"),
-        DUKE_RETURN_QUESTION: tuple(DUKE_RETURN_CHOICES),
+        DUKE_RETURN_QUESTION: ("prior-controller", "native-ecaz", "set-aside"),
     },
 )

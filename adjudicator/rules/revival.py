@@ -18,11 +18,9 @@ from adjudicator.core.rulebook import RuleModule
 from adjudicator.core.rulings import illegal, resolved
 from adjudicator.core.snapshot import Snapshot
 from adjudicator.core.tracing import rule, tracing
-from adjudicator.core.vocabulary import ActionType, DukeStatus, FactionId, LeaderStatus, Phase
+from adjudicator.core.vocabulary import DUKE, ECAZ, ActionType, DukeStatus, LeaderStatus, Phase
 from adjudicator.rules.state import NextSnapshot
 
-DUKE = "duke-vidal"
-ECAZ = FactionId.ECAZ.value
 DUKE_PRICE = 5
 GHOLA = "tleilaxu-ghola"
 

@@ -21,15 +21,14 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from adjudicator.core.action import Action, Context, InterpretationNeeded
+from adjudicator.core.action import Action, Context, choice_of
 from adjudicator.core.catalog import catalog
-from adjudicator.core.registers import get_question
 from adjudicator.core.results import Adjudication
 from adjudicator.core.rulebook import DecisionKind, RuleModule
 from adjudicator.core.rulings import answer_violation, illegal
 from adjudicator.core.snapshot import Decision, LeaderState, Plan, Snapshot, halves_to_number
 from adjudicator.core.tracing import rule, tracing
-from adjudicator.core.vocabulary import ActionType, DecisionType, FactionId, LeaderStatus, TerritoryType
+from adjudicator.core.vocabulary import TLEILAXU, ActionType, DecisionType, LeaderStatus, TerritoryType
 from adjudicator.rules.state import NextSnapshot, finish
 
 SKILLS_VARIANT = "leader-skills"
@@ -46,7 +45,6 @@ UNMODELLED_NORMAL_AFTER_WIN = frozenset({"suk-graduate"})
 # advanced only: support paid to the bank can trigger it
 UNMODELLED_NORMAL_ADVANCED = frozenset({"spice-banker"})
 SANDMASTER_SPICE = 3
-TLEILAXU = FactionId.TLEILAXU.value
 
 ARTILLERY_QUESTION = "mentat-artillery"
 PILES_QUESTION = "sandmaster-several-piles"
@@ -151,7 +149,7 @@ def skill_lines(
         if skill not in (MENTAT, BUREAUCRAT) or not battle_effect_applies(survivors[faction]):
             continue
         if skill == MENTAT:
-            choice = interpretations.get(ARTILLERY_QUESTION) or str(get_question(ARTILLERY_QUESTION).default)
+            choice = choice_of(interpretations, ARTILLERY_QUESTION)
             halves = mentat_bonus_halves(artillery, choice)
             line = {"part": "skill", "skill": MENTAT, "value": halves_to_number(halves), "rule": "skills.mentat"}
             lines[faction].append((halves, line))
@@ -206,10 +204,7 @@ def sandmaster_step(
     if len(piles) == 1:
         add_spice(state, territory, piles[0]["sector"])
         return None
-    chosen = context.interpretations.get(PILES_QUESTION)
-    if chosen is None:
-        raise InterpretationNeeded(PILES_QUESTION, ("winner-chooses", "largest-pile", "no-addition"))
-    choice = pile_choice(chosen)
+    choice = pile_choice(context.choice(PILES_QUESTION))
     if choice == "no-addition":
         state.event("spice-not-added", "skills.sandmaster.several-piles", territory=territory, reason="several piles")
         return None
@@ -341,11 +336,7 @@ def rihani_step(
     loser_leader = next((p.leader for f, p in battle.plans.items() if f != winner), None)
     called_now = loser_leader if winner in battle.traitor_calls else None
     pool = exchange_pool(state.wire, winner, called_now) if "battle" in bands else []
-    normal_first = (
-        band_order(context.interpretations.get(BAND_QUESTION) or str(get_question(BAND_QUESTION).default))
-        if len(bands) == 2 and pool
-        else True
-    )
+    normal_first = band_order(context.choice(BAND_QUESTION)) if len(bands) == 2 and pool else True
     if "normal" in bands and (normal_first or not pool):
         inspect_traitor_deck(state, winner, snapshot.seed, snapshot.turn)
     if "battle" in bands and not pool:

@@ -16,8 +16,7 @@ from adjudicator.core.results import Adjudication, NextStep, Provenance, rulings
 from adjudicator.core.rulebook import RuleModule
 from adjudicator.core.snapshot import Decision, Snapshot
 from adjudicator.core.tracing import rule
-from adjudicator.core.vocabulary import FactionId, LeaderStatus, RulingStatus
-from adjudicator.rules.battle.plans import DUKE
+from adjudicator.core.vocabulary import DUKE, FactionId, LeaderStatus, RulingStatus
 
 AWAKENING_LOSSES = 7
 

@@ -28,12 +28,10 @@ from adjudicator.core.rulebook import DecisionKind, RuleModule
 from adjudicator.core.rulings import illegal, unresolved
 from adjudicator.core.snapshot import Decision, Snapshot
 from adjudicator.core.tracing import rule, tracing
-from adjudicator.core.vocabulary import ActionType, DecisionType, Evidence, FactionId, LeaderStatus
-from adjudicator.rules.battle.plans import DUKE
+from adjudicator.core.vocabulary import DUKE, TLEILAXU, ActionType, DecisionType, Evidence, LeaderStatus
 from adjudicator.rules.harkonnen import captives_return_when_leaderless, harkonnen_leaderless
 from adjudicator.rules.state import NextSnapshot, finish
 
-TLEILAXU = FactionId.TLEILAXU.value
 FACE_DANCERS_HELD = 3
 
 
@@ -393,7 +391,7 @@ def _reveal_alternatives(
         state, summary = _apply_reveal(snapshot, action, under.interpretations)
     except InterpretationNeeded as needed:
         found: list[Alternative] = []
-        for choice in needed.choices:
+        for choice in context.rulebook.implemented_choices(needed.question):
             found += _reveal_alternatives(snapshot, action, context, {**chosen, needed.question: choice})
         return found
     outcome = finish(snapshot, state, summary, [], under).outcome

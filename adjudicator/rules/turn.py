@@ -18,6 +18,7 @@ from adjudicator.core.rulings import illegal, resolved, unresolved
 from adjudicator.core.snapshot import Snapshot
 from adjudicator.core.tracing import rule, tracing
 from adjudicator.core.vocabulary import ActionType, DukeStatus, Evidence, FactionId, LeaderStatus, Phase
+from adjudicator.rules.harkonnen import LOAN_EXPIRY_QUESTION
 from adjudicator.rules.state import NextSnapshot
 
 
@@ -76,17 +77,17 @@ def end_turn(snapshot: Snapshot, action: Action, context: Context) -> Adjudicati
         if problems:
             return illegal(snapshot, problems, trace, context)
         loaned = duke is not None and duke.status is DukeStatus.HELD and duke.loaned_by is not None
-        if loaned and LOAN_QUESTION not in context.interpretations:
+        if loaned and LOAN_EXPIRY_QUESTION not in context.interpretations:
             alternatives = [
                 Alternative(
-                    MappingProxyType({LOAN_QUESTION: choice}),
+                    MappingProxyType({LOAN_EXPIRY_QUESTION: choice}),
                     _turn_end(snapshot, choice),
                     Evidence.PROVISIONAL_ORDERING,
                 )
                 for choice in ("return-to-ecaz", "set-aside")
             ]
             return unresolved(alternatives, trace, context)
-        outcome = _turn_end(snapshot, context.interpretations.get(LOAN_QUESTION) if loaned else None)
+        outcome = _turn_end(snapshot, context.interpretations.get(LOAN_EXPIRY_QUESTION) if loaned else None)
         return resolved(outcome, None, (), trace, context)
 
 
@@ -111,9 +112,6 @@ def _turn_end(snapshot: Snapshot, loan_choice: str | None) -> dict[str, Any]:
     return {"summary": summary, "events": state.events, "snapshot": state.wire}
 
 
-LOAN_QUESTION = "duke-loan-expiry"
-
-
 @rule("duke-vidal.loan.expiry")
 def loan_expires(state: NextSnapshot, choice: str) -> None:
     """An unused loaned Duke Vidal goes back to Ecaz or is set aside as the turn ends, following the
@@ -132,6 +130,6 @@ DECLARED = RuleModule(
         ActionType.END_TURN: end_turn,
     },
     implements={
-        LOAN_QUESTION: ("return-to-ecaz", "set-aside"),
+        LOAN_EXPIRY_QUESTION: ("return-to-ecaz", "set-aside"),
     },
 )

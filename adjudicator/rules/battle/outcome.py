@@ -12,8 +12,8 @@ from adjudicator.core.catalog import catalog
 from adjudicator.core.rulebook import RuleModule
 from adjudicator.core.snapshot import Battle, Plan, Snapshot, halves_to_number
 from adjudicator.core.tracing import rule
-from adjudicator.core.vocabulary import BattleResult, DecisionType, DukeStatus, FactionId
-from adjudicator.rules.battle.plans import DUKE, forces_in, strength_halves
+from adjudicator.core.vocabulary import DUKE, BattleResult, DecisionType, DukeStatus, FactionId
+from adjudicator.rules.battle.plans import forces_in, strength_halves
 from adjudicator.rules.battle.resolution import Resolution, Side, _leader_strength, _survives
 from adjudicator.rules.cards import can_retain_battle_card
 from adjudicator.rules.harkonnen import (

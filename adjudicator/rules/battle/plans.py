@@ -13,10 +13,8 @@ from adjudicator.core.results import Violation
 from adjudicator.core.rulebook import RuleModule
 from adjudicator.core.snapshot import Battle, Plan, Snapshot
 from adjudicator.core.tracing import rule
-from adjudicator.core.vocabulary import DukeStatus, FactionId, LeaderStatus
+from adjudicator.core.vocabulary import DUKE, DukeStatus, FactionId, LeaderStatus
 from adjudicator.rules.cards import UNSUPPORTED_IN_PLANS, is_leader_substitute
-
-DUKE = "duke-vidal"
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,8 +11,7 @@ from adjudicator.core.results import Violation
 from adjudicator.core.rulebook import RuleModule
 from adjudicator.core.snapshot import Battle, Snapshot
 from adjudicator.core.tracing import rule
-from adjudicator.core.vocabulary import DukeStatus, FactionId, LeaderStatus, Phase
-from adjudicator.rules.battle.plans import DUKE
+from adjudicator.core.vocabulary import DUKE, DukeStatus, FactionId, LeaderStatus, Phase
 from adjudicator.rules.skills import (
     MODELLED_BATTLE_SKILLS,
     UNMODELLED_NORMAL_ADVANCED,

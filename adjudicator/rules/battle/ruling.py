@@ -30,7 +30,7 @@ def _alternatives(
         summary, state = apply_resolution(snapshot, battle, res, under)
     except InterpretationNeeded as needed:
         found: list[Alternative] = []
-        for choice in needed.choices:
+        for choice in context.rulebook.implemented_choices(needed.question):
             found += _alternatives(snapshot, battle, res, context, {**chosen, needed.question: choice})
         return found
     outcome = finish(snapshot, state, {"battle": summary}, [], under).outcome

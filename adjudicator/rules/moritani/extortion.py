@@ -21,22 +21,28 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
 
-from adjudicator.core.action import Action, Context, InterpretationNeeded
+from adjudicator.core.action import Action, Context, InterpretationNeeded, choice_of
 from adjudicator.core.catalog import catalog
-from adjudicator.core.registers import get_question
 from adjudicator.core.results import Adjudication, Alternative, Violation
 from adjudicator.core.rulebook import DecisionKind, RuleModule
 from adjudicator.core.rulings import illegal, resolved, unresolved
 from adjudicator.core.snapshot import Decision, Snapshot
 from adjudicator.core.tracing import rule, tracing
-from adjudicator.core.vocabulary import ActionType, DecisionType, Evidence, FactionId, Phase, TerritoryType
+from adjudicator.core.vocabulary import (
+    HMS,
+    MORITANI,
+    ActionType,
+    DecisionType,
+    Evidence,
+    FactionId,
+    Phase,
+    TerritoryType,
+)
 from adjudicator.rules.state import NextSnapshot
 
-MORITANI = FactionId.MORITANI.value
 EXTORTION = "extortion"
 BANK_CREDIT = 5
 PAYMENT = 3
-HMS = "hidden-mobile-stronghold"
 TERROR_KINDS = ("assassination", "atomics", "extortion", "robbery", "sabotage", "sneak-attack")
 
 ORDER_QUESTION = "extortion-mentat-order"
@@ -45,10 +51,6 @@ ALLY_QUESTION = "extortion-ally-payer"
 
 PLACEMENT_STEP = DecisionType.TERROR_PLACEMENT.value
 PAYMENT_STEP = DecisionType.EXTORTION_PAYMENT.value
-
-
-def _choice(interpretations: Mapping[str, str], question: str) -> str:
-    return interpretations.get(question) or str(get_question(question).default)
 
 
 # --- revelation ------------------------------------------------------------------------------------
@@ -190,9 +192,9 @@ def payer_queue(wire: dict[str, Any], interpretations: Mapping[str, str]) -> lis
     ally = wire["factions"].get(MORITANI, {}).get("ally")
     queue = []
     for faction in wire["storm_order"]:
-        if faction == MORITANI and _choice(interpretations, SELF_QUESTION) != "include-moritani":
+        if faction == MORITANI and choice_of(interpretations, SELF_QUESTION) != "include-moritani":
             continue
-        if faction == ally and _choice(interpretations, ALLY_QUESTION) == "exclude-ally":
+        if faction == ally and choice_of(interpretations, ALLY_QUESTION) == "exclude-ally":
             continue
         queue.append(faction)
     return queue
@@ -278,9 +280,7 @@ def _start(snapshot: Snapshot, interpretations: Mapping[str, str]) -> tuple[Next
     # with a free stronghold the recovered token itself could be placed, so the order matters even when
     # nothing else is left to place
     if record is not None and placement_targets(state.wire):
-        order = interpretations.get(ORDER_QUESTION)
-        if order is None:
-            raise InterpretationNeeded(ORDER_QUESTION, ("placement-first", "recovery-first"))
+        order = choice_of(interpretations, ORDER_QUESTION)
         steps = mentat_order(order)
     elif record is not None:
         steps = [PAYMENT_STEP]
@@ -311,7 +311,7 @@ def start_mentat_pause(snapshot: Snapshot, action: Action, context: Context) -> 
             state, summary = _start(snapshot, context.interpretations)
         except InterpretationNeeded as needed:
             alternatives = []
-            for choice in needed.choices:
+            for choice in context.rulebook.implemented_choices(needed.question):
                 under = {**context.interpretations, needed.question: choice}
                 alt_state, alt_summary = _start(snapshot, under)
                 alternatives.append(

@@ -14,19 +14,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from adjudicator.core.action import Action, Context
+from adjudicator.core.action import Action, Context, choice_of
 from adjudicator.core.catalog import card_kind, catalog
-from adjudicator.core.registers import get_question
 from adjudicator.core.results import Adjudication, Violation
 from adjudicator.core.rulebook import DecisionKind, RuleModule
 from adjudicator.core.rulings import answer_violation, illegal
 from adjudicator.core.snapshot import Decision, Snapshot
 from adjudicator.core.tracing import rule, tracing
-from adjudicator.core.vocabulary import ActionType, CardCategory, DecisionType, FactionId
+from adjudicator.core.vocabulary import MORITANI, ActionType, CardCategory, DecisionType, FactionId
 from adjudicator.rules.cards import can_retain_battle_card
 from adjudicator.rules.state import NextSnapshot, finish
 
-MORITANI = FactionId.MORITANI.value
 TRAITOR_QUESTION = "retention-traitor-mandatory-cards"
 SEMUTA_QUESTION = "retention-semuta-batches"
 
@@ -86,13 +84,13 @@ def retention_step(
     assert loser is not None
     plan = state.wire["battle"]["plans"][loser]
     played = [c for c in (plan["cheap_hero"], plan["weapon"], plan["defense"]) if c is not None]
-    choice = interpretations.get(TRAITOR_QUESTION) or get_question(TRAITOR_QUESTION).default or ""
+    choice = choice_of(interpretations, TRAITOR_QUESTION)
     eligible = eligible_cards(played, used, decided_by_traitor, choice) if played else []
     if not eligible:
         return None  # nothing it could keep: its cards are discarded as any loser's
     ineligible = [c for c in played if c not in eligible]
     semuta_held = any(card_kind(c) == "semuta-drug" for f in state.wire["factions"].values() for c in f["hand"])
-    batches = interpretations.get(SEMUTA_QUESTION) or get_question(SEMUTA_QUESTION).default or ""
+    batches = choice_of(interpretations, SEMUTA_QUESTION)
     # Without a Semuta Drug in play the discard timing changes nothing: the never-keepable cards go
     # with the battle's discards. With one, the batch they join is the register's open ordering.
     early = ineligible if ineligible and (not semuta_held or initial_batch(batches)) else []

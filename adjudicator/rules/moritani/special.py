@@ -20,10 +20,8 @@ from adjudicator.core.rulebook import DecisionKind, RuleModule
 from adjudicator.core.rulings import answer_violation, illegal
 from adjudicator.core.snapshot import Decision, Snapshot
 from adjudicator.core.tracing import rule, tracing
-from adjudicator.core.vocabulary import ActionType, DecisionType, FactionId
+from adjudicator.core.vocabulary import MORITANI, ActionType, DecisionType
 from adjudicator.rules.state import NextSnapshot, finish
-
-MORITANI = FactionId.MORITANI.value
 
 
 def _karama_in_hand(wire: dict[str, Any]) -> list[str]:
