@@ -1,15 +1,17 @@
-"""Building the answer of a ruling: resolved, unresolved or illegal, and the check shared by every
-answer to an open decision."""
+"""Building the answer of a ruling (resolved, unresolved or illegal), the check shared by every answer
+to an open decision, and `ruled`: the one shape of an action's handler (its checks, then its effect)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from functools import wraps
 from types import MappingProxyType
 from typing import Any
 
-from adjudicator.core.action import Action, Context
+from adjudicator.core.action import Action, Context, Handler
 from adjudicator.core.results import Adjudication, Alternative, NextStep, Provenance, Violation, rulings_of
 from adjudicator.core.snapshot import Snapshot
+from adjudicator.core.tracing import Trace, tracing
 from adjudicator.core.vocabulary import RulingStatus
 
 
@@ -70,3 +72,53 @@ def answer_violation(snapshot: Snapshot, action: Action, decision_type: str, con
             "not-an-option", "the answer is not one of the decision's options (see next.options)", "/action"
         )
     return None
+
+
+# --- one pattern per action: its checks, then its effect ---------------------------------------
+
+Check = Callable[[Snapshot, Action, Context], list[Violation]]
+Effect = Callable[[Snapshot, Action, Context, Trace], Adjudication]
+
+
+def ruled(*checks: Check) -> Callable[[Effect], Handler]:
+    """Make an action's handler from its checks and its effect, in the spirit of PokerKit's
+    verify/can/do: the rules that run are traced; the first check that finds violations answers
+    `illegal` with them (and the open decision's options); otherwise the effect answers. The options
+    of the decisions an action answers are listed by the decision's own lister (`DecisionKind`)."""
+
+    def make(effect: Effect) -> Handler:
+        @wraps(effect)
+        def handle(snapshot: Snapshot, action: Action, context: Context) -> Adjudication:
+            with tracing() as trace:
+                for check in checks:
+                    violations = check(snapshot, action, context)
+                    if violations:
+                        return illegal(snapshot, violations, trace, context)
+                return effect(snapshot, action, context, trace)
+
+        return handle
+
+    return make
+
+
+def answers(decision_type: str) -> Check:
+    """The check every answer to an open decision shares: that decision is open, the actor is the one
+    it asks, and the answer is one of its options."""
+
+    def check(snapshot: Snapshot, action: Action, context: Context) -> list[Violation]:
+        problem = answer_violation(snapshot, action, decision_type, context)
+        return [] if problem is None else [problem]
+
+    return check
+
+
+def found(find: Callable[[Snapshot, Action], Violation | list[Violation] | None]) -> Check:
+    """A check from a function of the snapshot and the action that finds a violation, several, or none."""
+
+    def check(snapshot: Snapshot, action: Action, context: Context) -> list[Violation]:
+        problem = find(snapshot, action)
+        if problem is None:
+            return []
+        return [problem] if isinstance(problem, Violation) else problem
+
+    return check

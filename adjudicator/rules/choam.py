@@ -13,9 +13,9 @@ from adjudicator.core.action import Action, Context
 from adjudicator.core.catalog import card_kind
 from adjudicator.core.results import Adjudication, Violation
 from adjudicator.core.rulebook import RuleModule
-from adjudicator.core.rulings import illegal, resolved
+from adjudicator.core.rulings import illegal, resolved, ruled
 from adjudicator.core.snapshot import Snapshot
-from adjudicator.core.tracing import rule, tracing
+from adjudicator.core.tracing import Trace, rule
 from adjudicator.core.vocabulary import ActionType, DecisionType, FactionId
 from adjudicator.rules.moritani.retention import _karama_cards, reservation_violation, reserved_cards
 from adjudicator.rules.state import NextSnapshot
@@ -52,60 +52,56 @@ def _refreshed_decision(wire: dict[str, Any], context: Context) -> dict[str, Any
     return dict(pending)
 
 
-def choam_cash_in(snapshot: Snapshot, action: Action, context: Context) -> Adjudication:
-    with tracing() as trace:
-        cards = [str(c) for c in action.fields.get("cards") or ()]
-        karama = action.fields.get("card")
-        owner, reserved = reserved_cards(snapshot)
-        problems: list[Violation] = []
-        rule_id = "choam.special-karama.cash-in"
-        if action.player != CHOAM or CHOAM not in snapshot.factions:
-            problems.append(Violation("not-choam", "only CHOAM has this power", "/action/player", rule_id))
-        elif not snapshot.ruleset.advanced:
-            problems.append(
-                Violation("advanced-only", "special Karama powers are advanced rules", "/action/type", rule_id)
-            )
-        elif snapshot.factions[CHOAM].special_karama_used:
+@ruled()
+def choam_cash_in(snapshot: Snapshot, action: Action, context: Context, trace: Trace) -> Adjudication:
+    cards = [str(c) for c in action.fields.get("cards") or ()]
+    karama = action.fields.get("card")
+    owner, reserved = reserved_cards(snapshot)
+    problems: list[Violation] = []
+    rule_id = "choam.special-karama.cash-in"
+    if action.player != CHOAM or CHOAM not in snapshot.factions:
+        problems.append(Violation("not-choam", "only CHOAM has this power", "/action/player", rule_id))
+    elif not snapshot.ruleset.advanced:
+        problems.append(Violation("advanced-only", "special Karama powers are advanced rules", "/action/type", rule_id))
+    elif snapshot.factions[CHOAM].special_karama_used:
+        problems.append(
+            Violation("special-karama-spent", "CHOAM's special Karama is used once per game", "/action/type", rule_id)
+        )
+    else:
+        hand = snapshot.factions[CHOAM].hand
+        if karama is None or card_kind(str(karama)) != "karama" or karama not in hand:
             problems.append(
                 Violation(
-                    "special-karama-spent", "CHOAM's special Karama is used once per game", "/action/type", rule_id
+                    "no-karama",
+                    "the power is used by discarding a Karama card from the hand",
+                    "/action/card",
+                    rule_id,
                 )
             )
-        else:
-            hand = snapshot.factions[CHOAM].hand
-            if karama is None or card_kind(str(karama)) != "karama" or karama not in hand:
+        if not cards:
+            problems.append(Violation("no-cards", "name at least one card to cash in", "/action/cards", rule_id))
+        for i, card in enumerate(cards):
+            if owner == CHOAM and card in reserved:
+                problems.append(reservation_violation(owner, card, f"/action/cards/{i}"))
+            elif card not in hand or card == karama or cards.count(card) > 1:
                 problems.append(
                     Violation(
-                        "no-karama",
-                        "the power is used by discarding a Karama card from the hand",
-                        "/action/card",
-                        rule_id,
+                        "card-not-in-hand", f"CHOAM does not hold {card} to cash in", f"/action/cards/{i}", rule_id
                     )
                 )
-            if not cards:
-                problems.append(Violation("no-cards", "name at least one card to cash in", "/action/cards", rule_id))
-            for i, card in enumerate(cards):
-                if owner == CHOAM and card in reserved:
-                    problems.append(reservation_violation(owner, card, f"/action/cards/{i}"))
-                elif card not in hand or card == karama or cards.count(card) > 1:
-                    problems.append(
-                        Violation(
-                            "card-not-in-hand", f"CHOAM does not hold {card} to cash in", f"/action/cards/{i}", rule_id
-                        )
-                    )
-        if problems:
-            return illegal(snapshot, problems, trace, context)
-        state = NextSnapshot(snapshot)
-        paid = cash_in(state, str(karama), cards)
-        pending = _refreshed_decision(state.wire, context)
-        state.wire["pending"] = pending
-        following = Snapshot.from_dict(state.wire)
-        outcome = {
-            "summary": {"choam": {"cashed_in": cards, "spice": paid}},
-            "events": state.events,
-            "snapshot": state.wire,
-        }
-        return resolved(outcome, pending, context.rulebook.options(following), trace, context)
+    if problems:
+        return illegal(snapshot, problems, trace, context)
+    state = NextSnapshot(snapshot)
+    paid = cash_in(state, str(karama), cards)
+    pending = _refreshed_decision(state.wire, context)
+    state.wire["pending"] = pending
+    following = Snapshot.from_dict(state.wire)
+    outcome = {
+        "summary": {"choam": {"cashed_in": cards, "spice": paid}},
+        "events": state.events,
+        "snapshot": state.wire,
+    }
+    return resolved(outcome, pending, context.rulebook.options(following), trace, context)
 
 
 DECLARED = RuleModule(

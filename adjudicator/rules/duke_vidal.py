@@ -23,9 +23,9 @@ from adjudicator.core.action import Action, Context, choice_of
 from adjudicator.core.catalog import catalog
 from adjudicator.core.results import Adjudication, Alternative, Violation
 from adjudicator.core.rulebook import DecisionKind, RuleModule
-from adjudicator.core.rulings import illegal, resolved, unresolved
+from adjudicator.core.rulings import illegal, resolved, ruled, unresolved
 from adjudicator.core.snapshot import Decision, Snapshot
-from adjudicator.core.tracing import rule, tracing
+from adjudicator.core.tracing import Trace, rule
 from adjudicator.core.vocabulary import (
     ECAZ,
     HMS,
@@ -211,57 +211,57 @@ def _answer(
     return resolved(outcome, decision, options, trace, context)
 
 
-def end_shipment_movement(snapshot: Snapshot, action: Action, context: Context) -> Adjudication:
+@ruled()
+def end_shipment_movement(snapshot: Snapshot, action: Action, context: Context, trace: Trace) -> Adjudication:
     """`end-shipment-movement`: Moritani's Duke Vidal check, once, then the Battle phase."""
-    with tracing() as trace:
-        if snapshot.phase is not Phase.SHIPMENT_MOVEMENT:
-            return illegal(
-                snapshot,
-                [Violation("wrong-phase", "Shipment and Movement is not under way", "/snapshot/phase")],
-                trace,
-                context,
+    if snapshot.phase is not Phase.SHIPMENT_MOVEMENT:
+        return illegal(
+            snapshot,
+            [Violation("wrong-phase", "Shipment and Movement is not under way", "/snapshot/phase")],
+            trace,
+            context,
+        )
+    if snapshot.pending is not None:
+        return illegal(
+            snapshot,
+            [Violation("decision-pending", "answer the open decision first", "/snapshot/pending")],
+            trace,
+            context,
+        )
+    state = NextSnapshot(snapshot)
+    moritani_playing = MORITANI in snapshot.factions and "ecaz-moritani" in snapshot.ruleset.expansions
+    if not moritani_playing or snapshot.duke_vidal is None:
+        return _answer(
+            snapshot,
+            state.wire,
+            state.events,
+            {"eligible": False, "qualifying_battles": [], "reasons": []},
+            None,
+            trace,
+            context,
+        )
+    duke = snapshot.duke_vidal
+    open_questions: list[tuple[str, tuple[str, ...]]] = []
+    if duke.status is DukeStatus.CAPTURED and CUSTODY_QUESTION not in context.interpretations:
+        open_questions.append((CUSTODY_QUESTION, ("any-controller", "ecaz-exclusions")))
+    if co_occupied(snapshot) and CO_OCCUPIED_QUESTION not in context.interpretations:
+        open_questions.append((CO_OCCUPIED_QUESTION, ("participation-excludes", "fighter-only")))
+    if open_questions:
+        # one alternative per combination of the open questions' choices
+        combinations = itertools.product(*[[(q, c) for c in choices] for q, choices in open_questions])
+        alternatives = [
+            Alternative(
+                MappingProxyType(dict(chosen)),
+                _acquisition_outcome(snapshot, {**context.interpretations, **dict(chosen)}),
+                Evidence.PROVISIONAL_ORDERING,
             )
-        if snapshot.pending is not None:
-            return illegal(
-                snapshot,
-                [Violation("decision-pending", "answer the open decision first", "/snapshot/pending")],
-                trace,
-                context,
-            )
-        state = NextSnapshot(snapshot)
-        moritani_playing = MORITANI in snapshot.factions and "ecaz-moritani" in snapshot.ruleset.expansions
-        if not moritani_playing or snapshot.duke_vidal is None:
-            return _answer(
-                snapshot,
-                state.wire,
-                state.events,
-                {"eligible": False, "qualifying_battles": [], "reasons": []},
-                None,
-                trace,
-                context,
-            )
-        duke = snapshot.duke_vidal
-        open_questions: list[tuple[str, tuple[str, ...]]] = []
-        if duke.status is DukeStatus.CAPTURED and CUSTODY_QUESTION not in context.interpretations:
-            open_questions.append((CUSTODY_QUESTION, ("any-controller", "ecaz-exclusions")))
-        if co_occupied(snapshot) and CO_OCCUPIED_QUESTION not in context.interpretations:
-            open_questions.append((CO_OCCUPIED_QUESTION, ("participation-excludes", "fighter-only")))
-        if open_questions:
-            # one alternative per combination of the open questions' choices
-            combinations = itertools.product(*[[(q, c) for c in choices] for q, choices in open_questions])
-            alternatives = [
-                Alternative(
-                    MappingProxyType(dict(chosen)),
-                    _acquisition_outcome(snapshot, {**context.interpretations, **dict(chosen)}),
-                    Evidence.PROVISIONAL_ORDERING,
-                )
-                for chosen in combinations
-            ]
-            return unresolved(alternatives, trace, context)
-        outcome = _acquisition_outcome(snapshot, context.interpretations)
-        decision = outcome["snapshot"]["pending"]
-        options = context.rulebook.options(Snapshot.from_dict(outcome["snapshot"])) if decision is not None else []
-        return resolved(outcome, decision, options, trace, context)
+            for chosen in combinations
+        ]
+        return unresolved(alternatives, trace, context)
+    outcome = _acquisition_outcome(snapshot, context.interpretations)
+    decision = outcome["snapshot"]["pending"]
+    options = context.rulebook.options(Snapshot.from_dict(outcome["snapshot"])) if decision is not None else []
+    return resolved(outcome, decision, options, trace, context)
 
 
 def _acquisition_outcome(snapshot: Snapshot, interpretations: Mapping[str, str]) -> dict[str, Any]:
@@ -326,36 +326,36 @@ def take_duke(wire: dict[str, Any], events: list[dict[str, Any]], turn: int) -> 
     )
 
 
-def answer_acquisition(snapshot: Snapshot, action: Action, context: Context) -> Adjudication:
-    with tracing() as trace:
-        pending = snapshot.pending
-        if pending is None or pending.type != DecisionType.DUKE_VIDAL_ACQUISITION.value:
-            return illegal(
-                snapshot,
-                [Violation("no-such-decision", "no Duke Vidal acquisition is open", "/action/type")],
-                trace,
-                context,
-            )
-        if action.player != MORITANI:
-            return illegal(
-                snapshot,
-                [Violation("not-your-decision", "the acquisition is Moritani's", "/action/player")],
-                trace,
-                context,
-            )
-        state = NextSnapshot(snapshot)
-        if action.type is ActionType.ACQUIRE_DUKE_VIDAL:
-            problem = captive_take_violation(snapshot, context)
-            if problem is not None:
-                return illegal(snapshot, [problem], trace, context)
-        if action.type is ActionType.DECLINE_DUKE_VIDAL:
-            return _answer(snapshot, state.wire, state.events, {"acquired": False}, None, trace, context)
-        responders = karama_window(state.wire)
-        if responders:
-            decision = _window_decision(state.wire, responders)
-            return _answer(snapshot, state.wire, state.events, {"declared": True}, decision, trace, context)
-        take_duke(state.wire, state.events, snapshot.turn)
-        return _answer(snapshot, state.wire, state.events, {"acquired": True}, None, trace, context)
+@ruled()
+def answer_acquisition(snapshot: Snapshot, action: Action, context: Context, trace: Trace) -> Adjudication:
+    pending = snapshot.pending
+    if pending is None or pending.type != DecisionType.DUKE_VIDAL_ACQUISITION.value:
+        return illegal(
+            snapshot,
+            [Violation("no-such-decision", "no Duke Vidal acquisition is open", "/action/type")],
+            trace,
+            context,
+        )
+    if action.player != MORITANI:
+        return illegal(
+            snapshot,
+            [Violation("not-your-decision", "the acquisition is Moritani's", "/action/player")],
+            trace,
+            context,
+        )
+    state = NextSnapshot(snapshot)
+    if action.type is ActionType.ACQUIRE_DUKE_VIDAL:
+        problem = captive_take_violation(snapshot, context)
+        if problem is not None:
+            return illegal(snapshot, [problem], trace, context)
+    if action.type is ActionType.DECLINE_DUKE_VIDAL:
+        return _answer(snapshot, state.wire, state.events, {"acquired": False}, None, trace, context)
+    responders = karama_window(state.wire)
+    if responders:
+        decision = _window_decision(state.wire, responders)
+        return _answer(snapshot, state.wire, state.events, {"declared": True}, decision, trace, context)
+    take_duke(state.wire, state.events, snapshot.turn)
+    return _answer(snapshot, state.wire, state.events, {"acquired": True}, None, trace, context)
 
 
 @rule("duke-vidal.acquisition.karama")
@@ -381,46 +381,46 @@ def prevent(wire: dict[str, Any], events: list[dict[str, Any]], faction: str, ca
     )
 
 
-def answer_karama(snapshot: Snapshot, action: Action, context: Context) -> Adjudication:
-    with tracing() as trace:
-        pending = snapshot.pending
-        assert pending is not None
-        if action.player != pending.player:
-            return illegal(
-                snapshot,
-                [Violation("not-your-decision", f"the Karama window asks {pending.player}", "/action/player")],
-                trace,
-                context,
-            )
-        offered = [dict(o) for o in context.rulebook.options(snapshot)]
-        if action.to_dict() not in offered:
-            return illegal(
-                snapshot,
-                [Violation("not-an-option", "the answer is not one of the options", "/action")],
-                trace,
-                context,
-            )
-        state = NextSnapshot(snapshot)
-        if action.type is ActionType.KARAMA_CANCEL:
-            prevent(state.wire, state.events, str(action.player), str(action.fields["card"]))
-            return _answer(
-                snapshot,
-                state.wire,
-                state.events,
-                {"acquired": False, "prevented_by": action.player},
-                None,
-                trace,
-                context,
-            )
-        rest = list(pending.get("responders") or ())
-        problem = captive_take_violation(snapshot, context)
-        if problem is not None:
-            return illegal(snapshot, [problem], trace, context)
-        if rest:
-            decision = _window_decision(state.wire, rest)
-            return _answer(snapshot, state.wire, state.events, {"declared": True}, decision, trace, context)
-        take_duke(state.wire, state.events, snapshot.turn)
-        return _answer(snapshot, state.wire, state.events, {"acquired": True}, None, trace, context)
+@ruled()
+def answer_karama(snapshot: Snapshot, action: Action, context: Context, trace: Trace) -> Adjudication:
+    pending = snapshot.pending
+    assert pending is not None
+    if action.player != pending.player:
+        return illegal(
+            snapshot,
+            [Violation("not-your-decision", f"the Karama window asks {pending.player}", "/action/player")],
+            trace,
+            context,
+        )
+    offered = [dict(o) for o in context.rulebook.options(snapshot)]
+    if action.to_dict() not in offered:
+        return illegal(
+            snapshot,
+            [Violation("not-an-option", "the answer is not one of the options", "/action")],
+            trace,
+            context,
+        )
+    state = NextSnapshot(snapshot)
+    if action.type is ActionType.KARAMA_CANCEL:
+        prevent(state.wire, state.events, str(action.player), str(action.fields["card"]))
+        return _answer(
+            snapshot,
+            state.wire,
+            state.events,
+            {"acquired": False, "prevented_by": action.player},
+            None,
+            trace,
+            context,
+        )
+    rest = list(pending.get("responders") or ())
+    problem = captive_take_violation(snapshot, context)
+    if problem is not None:
+        return illegal(snapshot, [problem], trace, context)
+    if rest:
+        decision = _window_decision(state.wire, rest)
+        return _answer(snapshot, state.wire, state.events, {"declared": True}, decision, trace, context)
+    take_duke(state.wire, state.events, snapshot.turn)
+    return _answer(snapshot, state.wire, state.events, {"acquired": True}, None, trace, context)
 
 
 def karama_options(snapshot: Snapshot, decision: Decision) -> list[dict[str, Any]]:

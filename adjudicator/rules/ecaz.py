@@ -17,9 +17,9 @@ from typing import Any
 from adjudicator.core.action import Action, Context
 from adjudicator.core.results import Adjudication, Violation
 from adjudicator.core.rulebook import RuleModule
-from adjudicator.core.rulings import illegal, resolved
+from adjudicator.core.rulings import illegal, resolved, ruled
 from adjudicator.core.snapshot import Snapshot
-from adjudicator.core.tracing import rule, tracing
+from adjudicator.core.tracing import Trace, rule
 from adjudicator.core.vocabulary import DUKE, ECAZ, TLEILAXU, ActionType, DukeStatus, Phase
 from adjudicator.rules.revival import duke_joins_ecaz, duke_revival
 from adjudicator.rules.state import NextSnapshot
@@ -120,56 +120,56 @@ def _history(duke: dict[str, Any]) -> dict[str, Any]:
     return {k: duke[k] for k in ("acquired_turn", "deaths") if duke.get(k)}
 
 
-def trigger_ecaz_ambassador(snapshot: Snapshot, action: Action, context: Context) -> Adjudication:
-    with tracing() as trace:
-        problems = trigger_violations(snapshot, action)
-        effect = action.fields.get("effect")
-        if effect is None:
-            problems.append(Violation("missing-field", "name the effect", "/action/effect"))
-        entrant = str(action.fields.get("entrant"))
-        lend = bool(action.fields.get("lend_duke_vidal", False))
-        if not problems:
-            if effect == "duke-vidal":
-                problem = duke_violation(snapshot)
-                if lend:
-                    problem = problem or Violation(
-                        "lend-without-alliance", "Duke is lent only with the alliance effect", "/action/lend_duke_vidal"
-                    )
-            else:
-                problem = alliance_violation(snapshot, entrant)
-                if problem is None and lend:
-                    problem = lend_violation(snapshot)
-            problems = [problem] if problem is not None else []
-        if problems:
-            return illegal(snapshot, problems, trace, context)
-        state = NextSnapshot(snapshot)
-        territory = str(action.fields["territory"])
-        state.wire["ambassadors"] = [
-            a for a in state.wire.get("ambassadors", ()) if not (a["token"] == ECAZ and a["territory"] == territory)
-        ]
-        state.event("ambassador-triggered", "ecaz.ambassador.trigger", token=ECAZ, territory=territory, entrant=entrant)
-        summary: dict[str, Any] = {"token": ECAZ, "territory": territory, "entrant": entrant, "effect": effect}
-        duke = state.wire["duke_vidal"]
+@ruled()
+def trigger_ecaz_ambassador(snapshot: Snapshot, action: Action, context: Context, trace: Trace) -> Adjudication:
+    problems = trigger_violations(snapshot, action)
+    effect = action.fields.get("effect")
+    if effect is None:
+        problems.append(Violation("missing-field", "name the effect", "/action/effect"))
+    entrant = str(action.fields.get("entrant"))
+    lend = bool(action.fields.get("lend_duke_vidal", False))
+    if not problems:
         if effect == "duke-vidal":
-            previous = duke["controller"] if duke["status"] == DukeStatus.HELD.value else None
-            state.wire["duke_vidal"] = {"status": DukeStatus.HELD.value, "controller": ECAZ, **_history(duke)}
-            state.event("duke-vidal-acquired", "ecaz.ambassador.duke-vidal", faction=ECAZ, **{"from": previous})
-        else:
-            state.wire["factions"][ECAZ]["ally"] = entrant
-            state.wire["factions"][entrant]["ally"] = ECAZ
-            state.event("alliance-formed", "ecaz.ambassador.alliance", factions=sorted([ECAZ, entrant]))
-            summary["lent_duke_vidal"] = lend
+            problem = duke_violation(snapshot)
             if lend:
-                state.wire["duke_vidal"] = {
-                    "status": DukeStatus.HELD.value,
-                    "controller": entrant,
-                    "loaned_by": ECAZ,
-                    "loan_turn": snapshot.turn,
-                    **_history(duke),
-                }
-                state.event("duke-vidal-lent", "ecaz.ambassador.lend-duke", to=entrant, turn=snapshot.turn)
-        outcome = {"summary": {"ecaz_ambassador": summary}, "events": state.events, "snapshot": state.wire}
-        return resolved(outcome, None, (), trace, context)
+                problem = problem or Violation(
+                    "lend-without-alliance", "Duke is lent only with the alliance effect", "/action/lend_duke_vidal"
+                )
+        else:
+            problem = alliance_violation(snapshot, entrant)
+            if problem is None and lend:
+                problem = lend_violation(snapshot)
+        problems = [problem] if problem is not None else []
+    if problems:
+        return illegal(snapshot, problems, trace, context)
+    state = NextSnapshot(snapshot)
+    territory = str(action.fields["territory"])
+    state.wire["ambassadors"] = [
+        a for a in state.wire.get("ambassadors", ()) if not (a["token"] == ECAZ and a["territory"] == territory)
+    ]
+    state.event("ambassador-triggered", "ecaz.ambassador.trigger", token=ECAZ, territory=territory, entrant=entrant)
+    summary: dict[str, Any] = {"token": ECAZ, "territory": territory, "entrant": entrant, "effect": effect}
+    duke = state.wire["duke_vidal"]
+    if effect == "duke-vidal":
+        previous = duke["controller"] if duke["status"] == DukeStatus.HELD.value else None
+        state.wire["duke_vidal"] = {"status": DukeStatus.HELD.value, "controller": ECAZ, **_history(duke)}
+        state.event("duke-vidal-acquired", "ecaz.ambassador.duke-vidal", faction=ECAZ, **{"from": previous})
+    else:
+        state.wire["factions"][ECAZ]["ally"] = entrant
+        state.wire["factions"][entrant]["ally"] = ECAZ
+        state.event("alliance-formed", "ecaz.ambassador.alliance", factions=sorted([ECAZ, entrant]))
+        summary["lent_duke_vidal"] = lend
+        if lend:
+            state.wire["duke_vidal"] = {
+                "status": DukeStatus.HELD.value,
+                "controller": entrant,
+                "loaned_by": ECAZ,
+                "loan_turn": snapshot.turn,
+                **_history(duke),
+            }
+            state.event("duke-vidal-lent", "ecaz.ambassador.lend-duke", to=entrant, turn=snapshot.turn)
+    outcome = {"summary": {"ecaz_ambassador": summary}, "events": state.events, "snapshot": state.wire}
+    return resolved(outcome, None, (), trace, context)
 
 
 SHARED_REVIVAL_QUESTION = "duke-revival-shared-ambassador"
@@ -216,57 +216,51 @@ def shared_ambassador_revival(beneficiary: str, choice: str | None) -> Violation
     return None
 
 
-def trigger_tleilaxu_ambassador(snapshot: Snapshot, action: Action, context: Context) -> Adjudication:
-    with tracing() as trace:
-        problems = trigger_violations(snapshot, action, TLEILAXU)
-        beneficiary = action.fields.get("beneficiary")
-        leader = action.fields.get("leader")
-        if not problems:
-            tleilaxu_ambassador_revives()
-            problem = beneficiary_violation(snapshot, beneficiary)
-            if problem is None and leader is None:
-                problem = Violation("missing-field", "name the leader to revive", "/action/leader")
-            elif problem is None and leader != DUKE:
-                problem = Violation(
-                    "not-implemented",
-                    "this engine version revives only Duke Vidal through the Tleilaxu Ambassador yet",
-                    "/action/leader",
-                )
-            elif problem is None and (
-                snapshot.duke_vidal is None or snapshot.duke_vidal.status is not DukeStatus.TANKS
-            ):
-                problem = Violation("not-in-tanks", "Duke Vidal is not in the Tanks", "/snapshot/duke_vidal/status")
-            if problem is None:
-                if beneficiary == ECAZ:
-                    duke_revival(ECAZ)
-                problem = shared_ambassador_revival(
-                    str(beneficiary), context.interpretations.get(SHARED_REVIVAL_QUESTION)
-                )
-            problems = [problem] if problem is not None else []
-        if problems:
-            return illegal(snapshot, problems, trace, context)
-        state = NextSnapshot(snapshot)
-        territory = str(action.fields["territory"])
-        entrant = str(action.fields["entrant"])
-        state.wire["ambassadors"] = [
-            a for a in state.wire.get("ambassadors", ()) if not (a["token"] == TLEILAXU and a["territory"] == territory)
-        ]
-        state.event(
-            "ambassador-triggered", "ecaz.ambassador.trigger", token=TLEILAXU, territory=territory, entrant=entrant
-        )
-        holder = str(beneficiary)
-        revived = duke_joins_ecaz(state.wire["duke_vidal"])
-        state.wire["duke_vidal"] = {**revived, "controller": holder}
-        state.event("leader-revived", "ecaz.ambassador.tleilaxu", leader=DUKE, faction=holder, price=0)
-        summary = {
-            "token": TLEILAXU,
-            "territory": territory,
-            "entrant": entrant,
-            "beneficiary": holder,
-            "revived": DUKE,
-        }
-        outcome = {"summary": {"ecaz_ambassador": summary}, "events": state.events, "snapshot": state.wire}
-        return resolved(outcome, None, (), trace, context)
+@ruled()
+def trigger_tleilaxu_ambassador(snapshot: Snapshot, action: Action, context: Context, trace: Trace) -> Adjudication:
+    problems = trigger_violations(snapshot, action, TLEILAXU)
+    beneficiary = action.fields.get("beneficiary")
+    leader = action.fields.get("leader")
+    if not problems:
+        tleilaxu_ambassador_revives()
+        problem = beneficiary_violation(snapshot, beneficiary)
+        if problem is None and leader is None:
+            problem = Violation("missing-field", "name the leader to revive", "/action/leader")
+        elif problem is None and leader != DUKE:
+            problem = Violation(
+                "not-implemented",
+                "this engine version revives only Duke Vidal through the Tleilaxu Ambassador yet",
+                "/action/leader",
+            )
+        elif problem is None and (snapshot.duke_vidal is None or snapshot.duke_vidal.status is not DukeStatus.TANKS):
+            problem = Violation("not-in-tanks", "Duke Vidal is not in the Tanks", "/snapshot/duke_vidal/status")
+        if problem is None:
+            if beneficiary == ECAZ:
+                duke_revival(ECAZ)
+            problem = shared_ambassador_revival(str(beneficiary), context.interpretations.get(SHARED_REVIVAL_QUESTION))
+        problems = [problem] if problem is not None else []
+    if problems:
+        return illegal(snapshot, problems, trace, context)
+    state = NextSnapshot(snapshot)
+    territory = str(action.fields["territory"])
+    entrant = str(action.fields["entrant"])
+    state.wire["ambassadors"] = [
+        a for a in state.wire.get("ambassadors", ()) if not (a["token"] == TLEILAXU and a["territory"] == territory)
+    ]
+    state.event("ambassador-triggered", "ecaz.ambassador.trigger", token=TLEILAXU, territory=territory, entrant=entrant)
+    holder = str(beneficiary)
+    revived = duke_joins_ecaz(state.wire["duke_vidal"])
+    state.wire["duke_vidal"] = {**revived, "controller": holder}
+    state.event("leader-revived", "ecaz.ambassador.tleilaxu", leader=DUKE, faction=holder, price=0)
+    summary = {
+        "token": TLEILAXU,
+        "territory": territory,
+        "entrant": entrant,
+        "beneficiary": holder,
+        "revived": DUKE,
+    }
+    outcome = {"summary": {"ecaz_ambassador": summary}, "events": state.events, "snapshot": state.wire}
+    return resolved(outcome, None, (), trace, context)
 
 
 DECLARED = RuleModule(

@@ -19,9 +19,9 @@ from adjudicator.core.action import Action, Context, choice_of
 from adjudicator.core.catalog import catalog
 from adjudicator.core.results import Adjudication
 from adjudicator.core.rulebook import DecisionKind, RuleModule
-from adjudicator.core.rulings import answer_violation, illegal
+from adjudicator.core.rulings import answers, ruled
 from adjudicator.core.snapshot import Decision, Snapshot
-from adjudicator.core.tracing import rule, tracing
+from adjudicator.core.tracing import Trace, rule
 from adjudicator.core.vocabulary import DUKE, HARKONNEN, ActionType, DecisionType, FactionId, LeaderStatus
 from adjudicator.rules.state import NextSnapshot, duke_dies, finish
 
@@ -219,29 +219,26 @@ def duke_captured(state: NextSnapshot) -> None:
     state.event("leader-captured", "duke-vidal.capture.kept", leader=DUKE, by=HARKONNEN)
 
 
-def capture_leader(snapshot: Snapshot, action: Action, context: Context) -> Adjudication:
-    with tracing() as trace:
-        problem = answer_violation(snapshot, action, DecisionType.HARKONNEN_CAPTURE.value, context)
-        if problem is not None:
-            return illegal(snapshot, [problem], trace, context)
-        leader = str(action.fields["leader"])
-        choice = action.fields["choice"]
-        state = NextSnapshot(snapshot)
-        battle = snapshot.battle
-        if leader == DUKE and battle is not None and battle.resolution is not None:
-            # the draw that named him rested on a reading of an open question: that ruling carries over
-            plan = battle.plans.get(str(battle.resolution.get("loser")))
-            if plan is not None and plan.leader == DUKE:
-                duke_in_capture_pool("capture-pool-first")
-            else:
-                unused_duke_in_pool("in-pool")
-        if choice == "keep":
-            keep_captive(state, leader)
+@ruled(answers(DecisionType.HARKONNEN_CAPTURE.value))
+def capture_leader(snapshot: Snapshot, action: Action, context: Context, trace: Trace) -> Adjudication:
+    leader = str(action.fields["leader"])
+    choice = action.fields["choice"]
+    state = NextSnapshot(snapshot)
+    battle = snapshot.battle
+    if leader == DUKE and battle is not None and battle.resolution is not None:
+        # the draw that named him rested on a reading of an open question: that ruling carries over
+        plan = battle.plans.get(str(battle.resolution.get("loser")))
+        if plan is not None and plan.leader == DUKE:
+            duke_in_capture_pool("capture-pool-first")
         else:
-            kill_captive(state, leader)
-        state.wire["battle"]["resolution"]["steps"].pop(0)
-        summary = {"capture": {"leader": leader, "choice": choice}}
-        return finish(snapshot, state, {"battle": summary}, trace, context)
+            unused_duke_in_pool("in-pool")
+    if choice == "keep":
+        keep_captive(state, leader)
+    else:
+        kill_captive(state, leader)
+    state.wire["battle"]["resolution"]["steps"].pop(0)
+    summary = {"capture": {"leader": leader, "choice": choice}}
+    return finish(snapshot, state, {"battle": summary}, trace, context)
 
 
 DECLARED = RuleModule(

@@ -15,9 +15,9 @@ from adjudicator.core.action import Action, Context
 from adjudicator.core.catalog import card_kind, catalog
 from adjudicator.core.results import Adjudication, Violation
 from adjudicator.core.rulebook import RuleModule
-from adjudicator.core.rulings import illegal, resolved
+from adjudicator.core.rulings import illegal, resolved, ruled
 from adjudicator.core.snapshot import Snapshot
-from adjudicator.core.tracing import rule, tracing
+from adjudicator.core.tracing import Trace, rule
 from adjudicator.core.vocabulary import DUKE, ECAZ, ActionType, DukeStatus, LeaderStatus, Phase
 from adjudicator.rules.state import NextSnapshot
 
@@ -82,102 +82,100 @@ def ghola_revival() -> None:
     """A Tleilaxu Ghola card revives one of the faction's own leaders at once, free, whatever the count."""
 
 
-def revive_leader(snapshot: Snapshot, action: Action, context: Context) -> Adjudication:
-    with tracing() as trace:
-        faction = action.player
-        leader = action.fields.get("leader")
-        card = action.fields.get("card")
-        problems: list[Violation] = []
-        if faction is None or faction not in snapshot.factions:
-            missing = Violation("missing-player", "name the reviving faction", "/action/player")
-            return illegal(snapshot, [missing], trace, context)
-        state = snapshot.factions[faction]
-        if card is not None and (card_kind(str(card)) != GHOLA or card not in state.hand):
-            problems.append(Violation("no-ghola", f"{faction} holds no Tleilaxu Ghola card {card}", "/action/card"))
-        if card is None and snapshot.phase is not Phase.REVIVAL:
-            problems.append(
-                Violation(
-                    "wrong-phase", "leaders are revived in the Revival phase (or with a Ghola card)", "/snapshot/phase"
-                )
+@ruled()
+def revive_leader(snapshot: Snapshot, action: Action, context: Context, trace: Trace) -> Adjudication:
+    faction = action.player
+    leader = action.fields.get("leader")
+    card = action.fields.get("card")
+    problems: list[Violation] = []
+    if faction is None or faction not in snapshot.factions:
+        missing = Violation("missing-player", "name the reviving faction", "/action/player")
+        return illegal(snapshot, [missing], trace, context)
+    state = snapshot.factions[faction]
+    if card is not None and (card_kind(str(card)) != GHOLA or card not in state.hand):
+        problems.append(Violation("no-ghola", f"{faction} holds no Tleilaxu Ghola card {card}", "/action/card"))
+    if card is None and snapshot.phase is not Phase.REVIVAL:
+        problems.append(
+            Violation(
+                "wrong-phase", "leaders are revived in the Revival phase (or with a Ghola card)", "/snapshot/phase"
             )
-        if leader == DUKE:
-            refusal = duke_revival(faction)
-            if refusal is not None:
-                problems.append(refusal)
-            elif snapshot.duke_vidal is None or snapshot.duke_vidal.status is not DukeStatus.TANKS:
-                problems.append(Violation("not-in-tanks", "Duke Vidal is not in the Tanks", "/action/leader"))
-            price = 0 if card is not None else duke_price()
-        elif leader not in catalog().leaders or catalog().leaders[str(leader)].faction != faction:
-            problems.append(
-                Violation(
-                    "not-own-leader",
-                    f"{faction} revives only its own leaders (or Duke Vidal, for Ecaz)",
-                    "/action/leader",
-                )
+        )
+    if leader == DUKE:
+        refusal = duke_revival(faction)
+        if refusal is not None:
+            problems.append(refusal)
+        elif snapshot.duke_vidal is None or snapshot.duke_vidal.status is not DukeStatus.TANKS:
+            problems.append(Violation("not-in-tanks", "Duke Vidal is not in the Tanks", "/action/leader"))
+        price = 0 if card is not None else duke_price()
+    elif leader not in catalog().leaders or catalog().leaders[str(leader)].faction != faction:
+        problems.append(
+            Violation(
+                "not-own-leader",
+                f"{faction} revives only its own leaders (or Duke Vidal, for Ecaz)",
+                "/action/leader",
             )
-            price = 0
-        else:
-            entry = state.leaders.get(str(leader))
-            if entry is None or entry.status is not LeaderStatus.TANKS:
-                problems.append(Violation("not-in-tanks", f"{leader} is not in the Tanks", "/action/leader"))
-            if card is None and not may_revive_normally(snapshot, faction):
-                problems.append(
-                    Violation(
-                        "leaders-still-alive",
-                        f"{faction} still has leaders outside the Tanks",
-                        "/action/leader",
-                        "leaders.revival.all-dead",
-                    )
-                )
-            price = 0 if card is not None else int(catalog().leaders[str(leader)].strength or 0)
-        if card is None and state.leader_revived_turn == snapshot.turn:
+        )
+        price = 0
+    else:
+        entry = state.leaders.get(str(leader))
+        if entry is None or entry.status is not LeaderStatus.TANKS:
+            problems.append(Violation("not-in-tanks", f"{leader} is not in the Tanks", "/action/leader"))
+        if card is None and not may_revive_normally(snapshot, faction):
             problems.append(
                 Violation(
-                    "one-leader-a-turn",
-                    f"{faction} has revived a leader this turn",
+                    "leaders-still-alive",
+                    f"{faction} still has leaders outside the Tanks",
                     "/action/leader",
                     "leaders.revival.all-dead",
                 )
             )
-        if not problems and price > state.spice:
-            problems.append(
-                Violation(
-                    "not-enough-spice", f"the revival costs {price}; {faction} has {state.spice}", "/action/leader"
-                )
+        price = 0 if card is not None else int(catalog().leaders[str(leader)].strength or 0)
+    if card is None and state.leader_revived_turn == snapshot.turn:
+        problems.append(
+            Violation(
+                "one-leader-a-turn",
+                f"{faction} has revived a leader this turn",
+                "/action/leader",
+                "leaders.revival.all-dead",
             )
-        if problems:
-            return illegal(snapshot, problems, trace, context)
-        next_state = NextSnapshot(snapshot)
-        wire = next_state.wire
-        if card is not None:
-            ghola_revival()
-            wire["factions"][faction]["hand"].remove(card)
-            wire["discard"].append(card)
-        else:
-            wire["factions"][faction]["leader_revived_turn"] = snapshot.turn
-        if price:
-            next_state.pay_to_bank(
-                faction,
-                price,
-                "duke-vidal.revival.price" if leader == DUKE else "leaders.revival.all-dead",
-                "leader revival",
-            )
-        if leader == DUKE:
-            wire["duke_vidal"] = duke_joins_ecaz(wire["duke_vidal"])
-        else:
-            kept = {k: v for k, v in wire["factions"][faction]["leaders"][str(leader)].items() if k not in ("status",)}
-            wire["factions"][faction]["leaders"][str(leader)] = {"status": LeaderStatus.AVAILABLE.value, **kept}
-        next_state.event(
-            "leader-revived",
-            "leaders.revival.ghola" if card is not None else "leaders.revival.all-dead",
-            faction=faction,
-            leader=leader,
-            paid=price,
         )
-        summary: dict[str, Any] = {"revival": {"faction": faction, "leader": leader, "paid": price, "ghola": card}}
-        decision = None if snapshot.pending is None else snapshot.pending.to_dict()
-        outcome = {"summary": summary, "events": next_state.events, "snapshot": wire}
-        return resolved(outcome, decision, context.rulebook.options(snapshot), trace, context)
+    if not problems and price > state.spice:
+        problems.append(
+            Violation("not-enough-spice", f"the revival costs {price}; {faction} has {state.spice}", "/action/leader")
+        )
+    if problems:
+        return illegal(snapshot, problems, trace, context)
+    next_state = NextSnapshot(snapshot)
+    wire = next_state.wire
+    if card is not None:
+        ghola_revival()
+        wire["factions"][faction]["hand"].remove(card)
+        wire["discard"].append(card)
+    else:
+        wire["factions"][faction]["leader_revived_turn"] = snapshot.turn
+    if price:
+        next_state.pay_to_bank(
+            faction,
+            price,
+            "duke-vidal.revival.price" if leader == DUKE else "leaders.revival.all-dead",
+            "leader revival",
+        )
+    if leader == DUKE:
+        wire["duke_vidal"] = duke_joins_ecaz(wire["duke_vidal"])
+    else:
+        kept = {k: v for k, v in wire["factions"][faction]["leaders"][str(leader)].items() if k not in ("status",)}
+        wire["factions"][faction]["leaders"][str(leader)] = {"status": LeaderStatus.AVAILABLE.value, **kept}
+    next_state.event(
+        "leader-revived",
+        "leaders.revival.ghola" if card is not None else "leaders.revival.all-dead",
+        faction=faction,
+        leader=leader,
+        paid=price,
+    )
+    summary: dict[str, Any] = {"revival": {"faction": faction, "leader": leader, "paid": price, "ghola": card}}
+    decision = None if snapshot.pending is None else snapshot.pending.to_dict()
+    outcome = {"summary": summary, "events": next_state.events, "snapshot": wire}
+    return resolved(outcome, decision, context.rulebook.options(snapshot), trace, context)
 
 
 DECLARED = RuleModule(

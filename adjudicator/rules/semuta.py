@@ -17,9 +17,9 @@ from adjudicator.core.action import Action, Context
 from adjudicator.core.catalog import card_kind
 from adjudicator.core.results import Adjudication
 from adjudicator.core.rulebook import DecisionKind, RuleModule
-from adjudicator.core.rulings import answer_violation, illegal
+from adjudicator.core.rulings import answers, ruled
 from adjudicator.core.snapshot import Decision, Snapshot
-from adjudicator.core.tracing import rule, tracing
+from adjudicator.core.tracing import Trace, rule
 from adjudicator.core.vocabulary import ActionType, DecisionType
 from adjudicator.rules.state import NextSnapshot, finish
 
@@ -106,28 +106,25 @@ def take_with_semuta(state: NextSnapshot, faction: str, card: str) -> None:
     state.event("card-taken", "richese.semuta.take", faction=faction, card=card, spent=semuta)
 
 
-def answer_semuta(snapshot: Snapshot, action: Action, context: Context) -> Adjudication:
-    with tracing() as trace:
-        problem = answer_violation(snapshot, action, DecisionType.SEMUTA_OPPORTUNITY.value, context)
-        if problem is not None:
-            return illegal(snapshot, [problem], trace, context)
-        assert action.player is not None
-        state = NextSnapshot(snapshot)
-        resolution = state.wire["battle"]["resolution"]
-        queue = resolution["semuta"]
-        if action.type is ActionType.SEMUTA_TAKE:
-            take_with_semuta(state, action.player, str(action.fields["card"]))
+@ruled(answers(DecisionType.SEMUTA_OPPORTUNITY.value))
+def answer_semuta(snapshot: Snapshot, action: Action, context: Context, trace: Trace) -> Adjudication:
+    assert action.player is not None
+    state = NextSnapshot(snapshot)
+    resolution = state.wire["battle"]["resolution"]
+    queue = resolution["semuta"]
+    if action.type is ActionType.SEMUTA_TAKE:
+        take_with_semuta(state, action.player, str(action.fields["card"]))
+        queue.pop(0)
+        summary: dict[str, Any] = {"taken": action.fields["card"], "by": action.player}
+    else:
+        queue[0]["responders"].pop(0)
+        if not queue[0]["responders"]:
             queue.pop(0)
-            summary: dict[str, Any] = {"taken": action.fields["card"], "by": action.player}
-        else:
-            queue[0]["responders"].pop(0)
-            if not queue[0]["responders"]:
-                queue.pop(0)
-            summary = {"passed": action.player}
-        _prune(state.wire)
-        if not queue:
-            resolution["steps"].pop(0)
-        return finish(snapshot, state, {"semuta": summary}, trace, context)
+        summary = {"passed": action.player}
+    _prune(state.wire)
+    if not queue:
+        resolution["steps"].pop(0)
+    return finish(snapshot, state, {"semuta": summary}, trace, context)
 
 
 def _prune(wire: dict[str, Any]) -> None:

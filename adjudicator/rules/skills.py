@@ -25,9 +25,9 @@ from adjudicator.core.action import Action, Context, choice_of
 from adjudicator.core.catalog import catalog
 from adjudicator.core.results import Adjudication
 from adjudicator.core.rulebook import DecisionKind, RuleModule
-from adjudicator.core.rulings import answer_violation, illegal
+from adjudicator.core.rulings import answers, ruled
 from adjudicator.core.snapshot import Decision, LeaderState, Plan, Snapshot, halves_to_number
-from adjudicator.core.tracing import rule, tracing
+from adjudicator.core.tracing import Trace, rule
 from adjudicator.core.vocabulary import TLEILAXU, ActionType, DecisionType, LeaderStatus, TerritoryType
 from adjudicator.rules.state import NextSnapshot, finish
 
@@ -234,20 +234,17 @@ def pile_options(snapshot: Snapshot, decision: Decision) -> list[dict[str, Any]]
     ]
 
 
-def choose_spice_pile(snapshot: Snapshot, action: Action, context: Context) -> Adjudication:
-    with tracing() as trace:
-        problem = answer_violation(snapshot, action, DecisionType.SANDMASTER_PILE.value, context)
-        if problem is not None:
-            return illegal(snapshot, [problem], trace, context)
-        assert snapshot.battle is not None
-        pile_choice("winner-chooses")
-        state = NextSnapshot(snapshot)
-        resolution = state.wire["battle"]["resolution"]
-        add_spice(state, snapshot.battle.territory, action.fields.get("sector"))
-        del resolution["sandmaster"]
-        resolution["steps"].pop(0)
-        summary = {"sandmaster": {"sector": action.fields.get("sector"), "amount": SANDMASTER_SPICE}}
-        return finish(snapshot, state, {"battle": summary}, trace, context)
+@ruled(answers(DecisionType.SANDMASTER_PILE.value))
+def choose_spice_pile(snapshot: Snapshot, action: Action, context: Context, trace: Trace) -> Adjudication:
+    assert snapshot.battle is not None
+    pile_choice("winner-chooses")
+    state = NextSnapshot(snapshot)
+    resolution = state.wire["battle"]["resolution"]
+    add_spice(state, snapshot.battle.territory, action.fields.get("sector"))
+    del resolution["sandmaster"]
+    resolution["steps"].pop(0)
+    summary = {"sandmaster": {"sector": action.fields.get("sector"), "amount": SANDMASTER_SPICE}}
+    return finish(snapshot, state, {"battle": summary}, trace, context)
 
 
 # --- Rihani Decipherer ------------------------------------------------------------------------------
@@ -394,62 +391,53 @@ def _after_rihani(snapshot: Snapshot, state: NextSnapshot) -> None:
     state.wire["battle"]["resolution"]["steps"].pop(0)
 
 
-def rihani_draw(snapshot: Snapshot, action: Action, context: Context) -> Adjudication:
-    with tracing() as trace:
-        problem = answer_violation(snapshot, action, DecisionType.RIHANI_DRAW_OFFER.value, context)
-        if problem is not None:
-            return illegal(snapshot, [problem], trace, context)
-        state = NextSnapshot(snapshot)
-        record = _record(state.wire)
-        deck = state.wire["traitor_deck"]
-        record["drawn"], state.wire["traitor_deck"] = deck[:2], deck[2:]
-        exchange_pool(state.wire, record["player"], None)
-        state.event("traitor-cards-drawn", "skills.rihani.exchange", faction=record["player"], count=2)
-        state.event(
-            "traitor-cards-seen",
-            "skills.rihani.exchange",
-            faction=record["player"],
-            cards=record["drawn"],
-            visible_to=[record["player"]],
-        )
-        state.wire["battle"]["resolution"]["steps"][0] = DecisionType.RIHANI_EXCHANGE.value
-        return finish(snapshot, state, {"battle": {"rihani": {"drawn": 2}}}, trace, context)
+@ruled(answers(DecisionType.RIHANI_DRAW_OFFER.value))
+def rihani_draw(snapshot: Snapshot, action: Action, context: Context, trace: Trace) -> Adjudication:
+    state = NextSnapshot(snapshot)
+    record = _record(state.wire)
+    deck = state.wire["traitor_deck"]
+    record["drawn"], state.wire["traitor_deck"] = deck[:2], deck[2:]
+    exchange_pool(state.wire, record["player"], None)
+    state.event("traitor-cards-drawn", "skills.rihani.exchange", faction=record["player"], count=2)
+    state.event(
+        "traitor-cards-seen",
+        "skills.rihani.exchange",
+        faction=record["player"],
+        cards=record["drawn"],
+        visible_to=[record["player"]],
+    )
+    state.wire["battle"]["resolution"]["steps"][0] = DecisionType.RIHANI_EXCHANGE.value
+    return finish(snapshot, state, {"battle": {"rihani": {"drawn": 2}}}, trace, context)
 
 
-def rihani_decline(snapshot: Snapshot, action: Action, context: Context) -> Adjudication:
-    with tracing() as trace:
-        problem = answer_violation(snapshot, action, DecisionType.RIHANI_DRAW_OFFER.value, context)
-        if problem is not None:
-            return illegal(snapshot, [problem], trace, context)
-        state = NextSnapshot(snapshot)
-        exchange_pool(state.wire, str(action.player), None)
-        state.event("traitor-draw-declined", "skills.rihani.exchange", faction=action.player)
-        _after_rihani(snapshot, state)
-        return finish(snapshot, state, {"battle": {"rihani": {"drawn": 0}}}, trace, context)
+@ruled(answers(DecisionType.RIHANI_DRAW_OFFER.value))
+def rihani_decline(snapshot: Snapshot, action: Action, context: Context, trace: Trace) -> Adjudication:
+    state = NextSnapshot(snapshot)
+    exchange_pool(state.wire, str(action.player), None)
+    state.event("traitor-draw-declined", "skills.rihani.exchange", faction=action.player)
+    _after_rihani(snapshot, state)
+    return finish(snapshot, state, {"battle": {"rihani": {"drawn": 0}}}, trace, context)
 
 
-def rihani_keep(snapshot: Snapshot, action: Action, context: Context) -> Adjudication:
-    with tracing() as trace:
-        problem = answer_violation(snapshot, action, DecisionType.RIHANI_EXCHANGE.value, context)
-        if problem is not None:
-            return illegal(snapshot, [problem], trace, context)
-        state = NextSnapshot(snapshot)
-        record = _record(state.wire)
-        faction = str(record["player"])
-        new, old = str(action.fields["new_card"]), str(action.fields["old_card"])
-        other = next(c for c in record["drawn"] if c != new) if record["drawn"].count(new) == 1 else new
-        key = "face_dancers" if faction == TLEILAXU else "traitors"
-        held = state.wire["factions"][faction][key]
-        held[held.index(old)] = new
-        exchange_pool(state.wire, faction, None)
-        deck = [*state.wire["traitor_deck"], old, other]
-        _deck_random(snapshot.seed, snapshot.turn, deck, "rihani-return").shuffle(deck)
-        state.wire["traitor_deck"] = deck
-        state.event("traitor-returned", "skills.rihani.exchange", faction=faction, card=old)
-        state.event("traitor-kept", "skills.rihani.exchange", faction=faction, card=new, visible_to=[faction])
-        record["drawn"] = []
-        _after_rihani(snapshot, state)
-        return finish(snapshot, state, {"battle": {"rihani": {"returned": old}}}, trace, context)
+@ruled(answers(DecisionType.RIHANI_EXCHANGE.value))
+def rihani_keep(snapshot: Snapshot, action: Action, context: Context, trace: Trace) -> Adjudication:
+    state = NextSnapshot(snapshot)
+    record = _record(state.wire)
+    faction = str(record["player"])
+    new, old = str(action.fields["new_card"]), str(action.fields["old_card"])
+    other = next(c for c in record["drawn"] if c != new) if record["drawn"].count(new) == 1 else new
+    key = "face_dancers" if faction == TLEILAXU else "traitors"
+    held = state.wire["factions"][faction][key]
+    held[held.index(old)] = new
+    exchange_pool(state.wire, faction, None)
+    deck = [*state.wire["traitor_deck"], old, other]
+    _deck_random(snapshot.seed, snapshot.turn, deck, "rihani-return").shuffle(deck)
+    state.wire["traitor_deck"] = deck
+    state.event("traitor-returned", "skills.rihani.exchange", faction=faction, card=old)
+    state.event("traitor-kept", "skills.rihani.exchange", faction=faction, card=new, visible_to=[faction])
+    record["drawn"] = []
+    _after_rihani(snapshot, state)
+    return finish(snapshot, state, {"battle": {"rihani": {"returned": old}}}, trace, context)
 
 
 DECLARED = RuleModule(

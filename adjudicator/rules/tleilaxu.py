@@ -25,9 +25,9 @@ from adjudicator.core.action import Action, Context, InterpretationNeeded
 from adjudicator.core.catalog import catalog
 from adjudicator.core.results import Adjudication, Alternative, Violation
 from adjudicator.core.rulebook import DecisionKind, RuleModule
-from adjudicator.core.rulings import illegal, unresolved
+from adjudicator.core.rulings import found, illegal, ruled, unresolved
 from adjudicator.core.snapshot import Decision, Snapshot
-from adjudicator.core.tracing import rule, tracing
+from adjudicator.core.tracing import Trace, rule
 from adjudicator.core.vocabulary import DUKE, TLEILAXU, ActionType, DecisionType, Evidence, LeaderStatus
 from adjudicator.rules.harkonnen import captives_return_when_leaderless, harkonnen_leaderless
 from adjudicator.rules.state import NextSnapshot, finish
@@ -405,32 +405,26 @@ def earlier_bounty_stands() -> None:
     that leader is revealed as a Face Dancer (question face-dancer-earlier-bounty, default bounty-stands)."""
 
 
-def reveal_face_dancer(snapshot: Snapshot, action: Action, context: Context) -> Adjudication:
-    with tracing() as trace:
-        problem = _open_decision(snapshot, action)
-        if problem is not None:
-            return illegal(snapshot, [problem], trace, context)
-        assert snapshot.pending is not None
-        violations = reveal_violations(snapshot, snapshot.pending, action)
-        if violations:
-            return illegal(snapshot, violations, trace, context)
-        try:
-            state, summary = _apply_reveal(snapshot, action, context.interpretations)
-        except InterpretationNeeded:
-            return unresolved(_reveal_alternatives(snapshot, action, context, {}), trace, context)
-        return finish(snapshot, state, summary, trace, context)
+@ruled(found(_open_decision))
+def reveal_face_dancer(snapshot: Snapshot, action: Action, context: Context, trace: Trace) -> Adjudication:
+    assert snapshot.pending is not None
+    violations = reveal_violations(snapshot, snapshot.pending, action)
+    if violations:
+        return illegal(snapshot, violations, trace, context)
+    try:
+        state, summary = _apply_reveal(snapshot, action, context.interpretations)
+    except InterpretationNeeded:
+        return unresolved(_reveal_alternatives(snapshot, action, context, {}), trace, context)
+    return finish(snapshot, state, summary, trace, context)
 
 
-def decline_face_dancer(snapshot: Snapshot, action: Action, context: Context) -> Adjudication:
-    with tracing() as trace:
-        problem = _open_decision(snapshot, action)
-        if problem is not None:
-            return illegal(snapshot, [problem], trace, context)
-        face_dancer_opportunity(snapshot.to_dict())
-        state = NextSnapshot(snapshot)
-        state.wire["battle"]["resolution"]["steps"].pop(0)
-        state.event("face-dancer-declined", "tleilaxu.face-dancer.opportunity")
-        return finish(snapshot, state, {"battle": {"face_dancer": {"revealed": False}}}, trace, context)
+@ruled(found(_open_decision))
+def decline_face_dancer(snapshot: Snapshot, action: Action, context: Context, trace: Trace) -> Adjudication:
+    face_dancer_opportunity(snapshot.to_dict())
+    state = NextSnapshot(snapshot)
+    state.wire["battle"]["resolution"]["steps"].pop(0)
+    state.event("face-dancer-declined", "tleilaxu.face-dancer.opportunity")
+    return finish(snapshot, state, {"battle": {"face_dancer": {"revealed": False}}}, trace, context)
 
 
 DECLARED = RuleModule(

@@ -14,9 +14,9 @@ from typing import Any
 from adjudicator.core.action import Action, Context
 from adjudicator.core.results import Adjudication, Alternative, Violation
 from adjudicator.core.rulebook import RuleModule
-from adjudicator.core.rulings import illegal, resolved, unresolved
+from adjudicator.core.rulings import illegal, resolved, ruled, unresolved
 from adjudicator.core.snapshot import Snapshot
-from adjudicator.core.tracing import rule, tracing
+from adjudicator.core.tracing import Trace, rule
 from adjudicator.core.vocabulary import ActionType, DukeStatus, Evidence, FactionId, LeaderStatus, Phase
 from adjudicator.rules.harkonnen import LOAN_EXPIRY_QUESTION
 from adjudicator.rules.state import NextSnapshot
@@ -59,36 +59,32 @@ def mentat_unfinished(snapshot: Snapshot) -> Violation:
     )
 
 
-def end_turn(snapshot: Snapshot, action: Action, context: Context) -> Adjudication:
-    with tracing() as trace:
-        problems = []
-        if snapshot.phase is not Phase.MENTAT_PAUSE:
-            problems.append(Violation("wrong-phase", "a turn ends after the Mentat Pause", "/snapshot/phase"))
-        if snapshot.pending is not None or snapshot.battle is not None:
-            problems.append(Violation("decision-pending", "answer the open decision first", "/snapshot/pending"))
-        unstarted = snapshot.terror is not None and snapshot.mentat is None
-        if (
-            snapshot.extortion is not None
-            or unstarted
-            or (snapshot.mentat is not None and snapshot.mentat.get("steps"))
-        ):
-            problems.append(mentat_unfinished(snapshot))
-        duke = snapshot.duke_vidal
-        if problems:
-            return illegal(snapshot, problems, trace, context)
-        loaned = duke is not None and duke.status is DukeStatus.HELD and duke.loaned_by is not None
-        if loaned and LOAN_EXPIRY_QUESTION not in context.interpretations:
-            alternatives = [
-                Alternative(
-                    MappingProxyType({LOAN_EXPIRY_QUESTION: choice}),
-                    _turn_end(snapshot, choice),
-                    Evidence.PROVISIONAL_ORDERING,
-                )
-                for choice in ("return-to-ecaz", "set-aside")
-            ]
-            return unresolved(alternatives, trace, context)
-        outcome = _turn_end(snapshot, context.interpretations.get(LOAN_EXPIRY_QUESTION) if loaned else None)
-        return resolved(outcome, None, (), trace, context)
+@ruled()
+def end_turn(snapshot: Snapshot, action: Action, context: Context, trace: Trace) -> Adjudication:
+    problems = []
+    if snapshot.phase is not Phase.MENTAT_PAUSE:
+        problems.append(Violation("wrong-phase", "a turn ends after the Mentat Pause", "/snapshot/phase"))
+    if snapshot.pending is not None or snapshot.battle is not None:
+        problems.append(Violation("decision-pending", "answer the open decision first", "/snapshot/pending"))
+    unstarted = snapshot.terror is not None and snapshot.mentat is None
+    if snapshot.extortion is not None or unstarted or (snapshot.mentat is not None and snapshot.mentat.get("steps")):
+        problems.append(mentat_unfinished(snapshot))
+    duke = snapshot.duke_vidal
+    if problems:
+        return illegal(snapshot, problems, trace, context)
+    loaned = duke is not None and duke.status is DukeStatus.HELD and duke.loaned_by is not None
+    if loaned and LOAN_EXPIRY_QUESTION not in context.interpretations:
+        alternatives = [
+            Alternative(
+                MappingProxyType({LOAN_EXPIRY_QUESTION: choice}),
+                _turn_end(snapshot, choice),
+                Evidence.PROVISIONAL_ORDERING,
+            )
+            for choice in ("return-to-ecaz", "set-aside")
+        ]
+        return unresolved(alternatives, trace, context)
+    outcome = _turn_end(snapshot, context.interpretations.get(LOAN_EXPIRY_QUESTION) if loaned else None)
+    return resolved(outcome, None, (), trace, context)
 
 
 def _turn_end(snapshot: Snapshot, loan_choice: str | None) -> dict[str, Any]:

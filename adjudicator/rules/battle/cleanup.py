@@ -9,9 +9,9 @@ from typing import Any
 from adjudicator.core.action import Action, Context
 from adjudicator.core.results import Adjudication
 from adjudicator.core.rulebook import DecisionKind, RuleModule
-from adjudicator.core.rulings import answer_violation, illegal
+from adjudicator.core.rulings import answers, ruled
 from adjudicator.core.snapshot import Snapshot
-from adjudicator.core.tracing import rule, tracing
+from adjudicator.core.tracing import Trace, rule
 from adjudicator.core.vocabulary import ActionType, DecisionType
 from adjudicator.rules.battle.outcome import casualty_options, winner_loses_dialed
 from adjudicator.rules.state import NextSnapshot, finish
@@ -21,18 +21,15 @@ def _card_subsets(cards: list[str]) -> list[list[str]]:
     return [list(c) for n in range(len(cards), -1, -1) for c in itertools.combinations(cards, n)]
 
 
-def choose_casualties(snapshot: Snapshot, action: Action, context: Context) -> Adjudication:
-    with tracing() as trace:
-        problem = answer_violation(snapshot, action, DecisionType.BATTLE_CASUALTIES.value, context)
-        if problem is not None:
-            return illegal(snapshot, [problem], trace, context)
-        assert snapshot.battle is not None and action.player is not None
-        state = NextSnapshot(snapshot)
-        regular, elite = int(action.fields["regular"]), int(action.fields["elite"])
-        winner_loses_dialed(state, action.player, snapshot.battle.territory, regular, elite)
-        state.wire["battle"]["resolution"]["steps"].pop(0)
-        summary = {"casualties": {"faction": action.player, "regular": regular, "elite": elite}}
-        return finish(snapshot, state, {"battle": summary}, trace, context)
+@ruled(answers(DecisionType.BATTLE_CASUALTIES.value))
+def choose_casualties(snapshot: Snapshot, action: Action, context: Context, trace: Trace) -> Adjudication:
+    assert snapshot.battle is not None and action.player is not None
+    state = NextSnapshot(snapshot)
+    regular, elite = int(action.fields["regular"]), int(action.fields["elite"])
+    winner_loses_dialed(state, action.player, snapshot.battle.territory, regular, elite)
+    state.wire["battle"]["resolution"]["steps"].pop(0)
+    summary = {"casualties": {"faction": action.player, "regular": regular, "elite": elite}}
+    return finish(snapshot, state, {"battle": summary}, trace, context)
 
 
 @rule("battle.cards.winner-keeps-or-discards")
@@ -46,18 +43,15 @@ def keep_or_discard(state: NextSnapshot, winner: str, keep: list[str]) -> None:
             state.discard_from_plan(winner, slot, "battle.cards.winner-keeps-or-discards")
 
 
-def keep_cards(snapshot: Snapshot, action: Action, context: Context) -> Adjudication:
-    with tracing() as trace:
-        problem = answer_violation(snapshot, action, DecisionType.WINNER_CARDS.value, context)
-        if problem is not None:
-            return illegal(snapshot, [problem], trace, context)
-        assert action.player is not None
-        state = NextSnapshot(snapshot)
-        keep = list(action.fields.get("cards") or [])
-        keep_or_discard(state, action.player, keep)
-        state.wire["battle"]["resolution"]["steps"].pop(0)
-        summary = {"cards": {"faction": action.player, "kept": keep}}
-        return finish(snapshot, state, {"battle": summary}, trace, context)
+@ruled(answers(DecisionType.WINNER_CARDS.value))
+def keep_cards(snapshot: Snapshot, action: Action, context: Context, trace: Trace) -> Adjudication:
+    assert action.player is not None
+    state = NextSnapshot(snapshot)
+    keep = list(action.fields.get("cards") or [])
+    keep_or_discard(state, action.player, keep)
+    state.wire["battle"]["resolution"]["steps"].pop(0)
+    summary = {"cards": {"faction": action.player, "kept": keep}}
+    return finish(snapshot, state, {"battle": summary}, trace, context)
 
 
 def casualty_decision_options(snapshot: Snapshot, decision: Any) -> list[dict[str, Any]]:

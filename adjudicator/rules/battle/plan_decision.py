@@ -16,9 +16,9 @@ from adjudicator.core.action import Action, Context
 from adjudicator.core.catalog import card_kind, catalog
 from adjudicator.core.results import Adjudication, Violation
 from adjudicator.core.rulebook import DecisionKind, RuleModule
-from adjudicator.core.rulings import illegal, resolved
+from adjudicator.core.rulings import illegal, resolved, ruled
 from adjudicator.core.snapshot import Battle, Decision, Plan, Snapshot, halves_to_number
-from adjudicator.core.tracing import rule, tracing
+from adjudicator.core.tracing import Trace, rule
 from adjudicator.core.vocabulary import ActionType, DecisionType, FactionId
 from adjudicator.rules.battle.plans import (
     _eligible_leaders,
@@ -129,73 +129,71 @@ def lock_plan(state: NextSnapshot, faction: str, plan: Plan) -> None:
     state.event("plan-locked", "battle.plan.lock", faction=faction)
 
 
-def lock_battle_plan(snapshot: Snapshot, action: Action, context: Context) -> Adjudication:
-    with tracing() as trace:
-        pending, battle = snapshot.pending, snapshot.battle
-        if pending is None or pending.type != DecisionType.BATTLE_PLAN.value or battle is None:
-            return illegal(
-                snapshot, [Violation("no-such-decision", "no battle plan is awaited", "/action/type")], trace, context
-            )
-        if action.player != pending.player:
-            return illegal(
-                snapshot,
-                [Violation("not-your-decision", f"the plan awaited is {pending.player}'s", "/action/player")],
-                trace,
-                context,
-            )
-        faction = pending.player
-        assert faction is not None
-        fields = action.fields
-        plan = Plan(
-            leader=fields.get("leader"),
-            cheap_hero=fields.get("cheap_hero"),
-            dial_halves=round(float(fields.get("dial", 0)) * 2),
-            weapon=fields.get("weapon"),
-            defense=fields.get("defense"),
-            spice=int(fields.get("spice", 0)),
-            kwisatz_haderach=bool(fields.get("kwisatz_haderach", False)),
+@ruled()
+def lock_battle_plan(snapshot: Snapshot, action: Action, context: Context, trace: Trace) -> Adjudication:
+    pending, battle = snapshot.pending, snapshot.battle
+    if pending is None or pending.type != DecisionType.BATTLE_PLAN.value or battle is None:
+        return illegal(
+            snapshot, [Violation("no-such-decision", "no battle plan is awaited", "/action/type")], trace, context
         )
-        hand = snapshot.factions[faction].hand
+    if action.player != pending.player:
+        return illegal(
+            snapshot,
+            [Violation("not-your-decision", f"the plan awaited is {pending.player}'s", "/action/player")],
+            trace,
+            context,
+        )
+    faction = pending.player
+    assert faction is not None
+    fields = action.fields
+    plan = Plan(
+        leader=fields.get("leader"),
+        cheap_hero=fields.get("cheap_hero"),
+        dial_halves=round(float(fields.get("dial", 0)) * 2),
+        weapon=fields.get("weapon"),
+        defense=fields.get("defense"),
+        spice=int(fields.get("spice", 0)),
+        kwisatz_haderach=bool(fields.get("kwisatz_haderach", False)),
+    )
+    hand = snapshot.factions[faction].hand
+    problems = [
+        Violation("card-not-in-hand", f"{faction} does not hold {card}", f"/action/{slot}", "battle.plan.lock")
+        for slot, card in (("cheap_hero", plan.cheap_hero), ("weapon", plan.weapon), ("defense", plan.defense))
+        if card is not None and card not in hand
+    ]
+    named = [c for c in (plan.cheap_hero, plan.weapon, plan.defense) if c is not None]
+    if len(set(named)) != len(named):
+        problems.append(
+            Violation("same-card-twice", "one card cannot fill two slots", "/action/defense", "battle.plan.card-slots")
+        )
+    if plan.leader is not None and plan.leader not in catalog().leaders:
+        problems.append(Violation("unknown-leader", f"no leader {plan.leader!r}", "/action/leader"))
+    if not problems:
         problems = [
-            Violation("card-not-in-hand", f"{faction} does not hold {card}", f"/action/{slot}", "battle.plan.lock")
-            for slot, card in (("cheap_hero", plan.cheap_hero), ("weapon", plan.weapon), ("defense", plan.defense))
-            if card is not None and card not in hand
+            Violation(v.code, v.message, v.path.replace(f"/snapshot/battle/plans/{faction}", "/action"), v.rule)
+            for v in plan_problems(snapshot, battle, faction, plan)
         ]
-        named = [c for c in (plan.cheap_hero, plan.weapon, plan.defense) if c is not None]
-        if len(set(named)) != len(named):
-            problems.append(
-                Violation(
-                    "same-card-twice", "one card cannot fill two slots", "/action/defense", "battle.plan.card-slots"
-                )
-            )
-        if plan.leader is not None and plan.leader not in catalog().leaders:
-            problems.append(Violation("unknown-leader", f"no leader {plan.leader!r}", "/action/leader"))
-        if not problems:
-            problems = [
-                Violation(v.code, v.message, v.path.replace(f"/snapshot/battle/plans/{faction}", "/action"), v.rule)
-                for v in plan_problems(snapshot, battle, faction, plan)
-            ]
-        if problems:
-            return illegal(snapshot, problems, trace, context)
-        state = NextSnapshot(snapshot)
-        lock_plan(state, faction, plan)
-        opponent = _opponent(battle, faction)
-        if opponent in state.wire["battle"]["plans"]:
-            state.wire["battle"]["revealed"] = True
-            state.wire["pending"] = None
-            decision: dict[str, Any] | None = None
-            options: list[dict[str, Any]] = []
-        else:
-            next_snapshot = Snapshot.from_dict(state.wire)
-            decision = plan_decision(next_snapshot, battle, opponent)
-            state.wire["pending"] = decision
-            options = legal_plans(Snapshot.from_dict(state.wire), battle, opponent)
-        outcome = {
-            "summary": {"battle": {"plan_locked": faction, "revealed": decision is None}},
-            "events": state.events,
-            "snapshot": state.wire,
-        }
-        return resolved(outcome, decision, options, trace, context)
+    if problems:
+        return illegal(snapshot, problems, trace, context)
+    state = NextSnapshot(snapshot)
+    lock_plan(state, faction, plan)
+    opponent = _opponent(battle, faction)
+    if opponent in state.wire["battle"]["plans"]:
+        state.wire["battle"]["revealed"] = True
+        state.wire["pending"] = None
+        decision: dict[str, Any] | None = None
+        options: list[dict[str, Any]] = []
+    else:
+        next_snapshot = Snapshot.from_dict(state.wire)
+        decision = plan_decision(next_snapshot, battle, opponent)
+        state.wire["pending"] = decision
+        options = legal_plans(Snapshot.from_dict(state.wire), battle, opponent)
+    outcome = {
+        "summary": {"battle": {"plan_locked": faction, "revealed": decision is None}},
+        "events": state.events,
+        "snapshot": state.wire,
+    }
+    return resolved(outcome, decision, options, trace, context)
 
 
 DECLARED = RuleModule(

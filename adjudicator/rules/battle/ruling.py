@@ -8,9 +8,9 @@ from types import MappingProxyType
 from adjudicator.core.action import Action, Context, InterpretationNeeded
 from adjudicator.core.results import Adjudication, Alternative, Violation
 from adjudicator.core.rulebook import RuleModule
-from adjudicator.core.rulings import illegal, unresolved
+from adjudicator.core.rulings import illegal, ruled, unresolved
 from adjudicator.core.snapshot import Battle, Snapshot
-from adjudicator.core.tracing import tracing
+from adjudicator.core.tracing import Trace
 from adjudicator.core.vocabulary import ActionType, DecisionType, Evidence
 from adjudicator.rules.battle.outcome import apply_resolution
 from adjudicator.rules.battle.plans import plan_violations
@@ -38,63 +38,61 @@ def _alternatives(
     return [Alternative(MappingProxyType(chosen), dict(outcome), Evidence.PROVISIONAL_ORDERING)]
 
 
-def resolve_battle(snapshot: Snapshot, action: Action, context: Context) -> Adjudication:
+@ruled()
+def resolve_battle(snapshot: Snapshot, action: Action, context: Context, trace: Trace) -> Adjudication:
     """`resolve-battle`: verify the locked plans, resolve, apply, and open the cleanup decisions."""
-    with tracing() as trace:
-        battle = snapshot.battle
-        if battle is None:
-            return illegal(
-                snapshot,
-                [Violation("no-battle", "the snapshot has no locked battle", "/snapshot/battle")],
-                trace,
-                context,
-            )
-        if snapshot.pending is not None and snapshot.pending.type == DecisionType.BATTLE_PLAN.value:
-            return illegal(
-                snapshot,
-                [Violation("plans-not-locked", "both plans must be locked first", "/snapshot/pending")],
-                trace,
-                context,
-            )
-        if battle.resolution is not None or snapshot.pending is not None:
-            return illegal(
-                snapshot,
-                [
-                    Violation(
-                        "battle-already-resolved",
-                        "this battle is resolved; answer the open decision instead",
-                        "/snapshot/battle/resolution",
-                    )
-                ],
-                trace,
-                context,
-            )
-        violations = battle_preconditions(snapshot, battle, context)
-        violations += plan_violations(snapshot, battle) + unmodelled_compositions(
-            snapshot, battle, context.interpretations
+    battle = snapshot.battle
+    if battle is None:
+        return illegal(
+            snapshot,
+            [Violation("no-battle", "the snapshot has no locked battle", "/snapshot/battle")],
+            trace,
+            context,
         )
-        violations += broken_loan_violations(snapshot, battle, context)
-        if (
-            snapshot.traitor_deck is None
-            and skills_on(snapshot)
-            and rihani_needs_deck(snapshot, (battle.aggressor, battle.defender), battle.plans)
-        ):
-            violations.append(
+    if snapshot.pending is not None and snapshot.pending.type == DecisionType.BATTLE_PLAN.value:
+        return illegal(
+            snapshot,
+            [Violation("plans-not-locked", "both plans must be locked first", "/snapshot/pending")],
+            trace,
+            context,
+        )
+    if battle.resolution is not None or snapshot.pending is not None:
+        return illegal(
+            snapshot,
+            [
                 Violation(
-                    "traitor-deck-required",
-                    "a Rihani Decipherer may act after this battle: the snapshot needs its traitor_deck",
-                    "/snapshot/traitor_deck",
-                    "skills.rihani.inspect",
+                    "battle-already-resolved",
+                    "this battle is resolved; answer the open decision instead",
+                    "/snapshot/battle/resolution",
                 )
+            ],
+            trace,
+            context,
+        )
+    violations = battle_preconditions(snapshot, battle, context)
+    violations += plan_violations(snapshot, battle) + unmodelled_compositions(snapshot, battle, context.interpretations)
+    violations += broken_loan_violations(snapshot, battle, context)
+    if (
+        snapshot.traitor_deck is None
+        and skills_on(snapshot)
+        and rihani_needs_deck(snapshot, (battle.aggressor, battle.defender), battle.plans)
+    ):
+        violations.append(
+            Violation(
+                "traitor-deck-required",
+                "a Rihani Decipherer may act after this battle: the snapshot needs its traitor_deck",
+                "/snapshot/traitor_deck",
+                "skills.rihani.inspect",
             )
-        if violations:
-            return illegal(snapshot, violations, trace, context)
-        resolution = resolve(snapshot, battle, context)
-        try:
-            summary, state = apply_resolution(snapshot, battle, resolution, context)
-        except InterpretationNeeded:
-            return unresolved(_alternatives(snapshot, battle, resolution, context, {}), trace, context)
-        return finish(snapshot, state, {"battle": summary}, trace, context)
+        )
+    if violations:
+        return illegal(snapshot, violations, trace, context)
+    resolution = resolve(snapshot, battle, context)
+    try:
+        summary, state = apply_resolution(snapshot, battle, resolution, context)
+    except InterpretationNeeded:
+        return unresolved(_alternatives(snapshot, battle, resolution, context, {}), trace, context)
+    return finish(snapshot, state, {"battle": summary}, trace, context)
 
 
 DECLARED = RuleModule(handlers={ActionType.RESOLVE_BATTLE: resolve_battle})

@@ -25,9 +25,9 @@ from adjudicator.core.action import Action, Context, InterpretationNeeded, choic
 from adjudicator.core.catalog import catalog
 from adjudicator.core.results import Adjudication, Alternative, Violation
 from adjudicator.core.rulebook import DecisionKind, RuleModule
-from adjudicator.core.rulings import illegal, resolved, unresolved
+from adjudicator.core.rulings import found, illegal, resolved, ruled, unresolved
 from adjudicator.core.snapshot import Decision, Snapshot
-from adjudicator.core.tracing import rule, tracing
+from adjudicator.core.tracing import Trace, rule
 from adjudicator.core.vocabulary import (
     HMS,
     MORITANI,
@@ -108,31 +108,26 @@ def reveal_violations(snapshot: Snapshot, action: Action) -> list[Violation]:
     return found
 
 
-def reveal_extortion(snapshot: Snapshot, action: Action, context: Context) -> Adjudication:
-    with tracing() as trace:
-        problems = reveal_violations(snapshot, action)
-        if problems:
-            return illegal(snapshot, problems, trace, context)
-        state = NextSnapshot(snapshot)
-        territory, entrant = str(action.fields["territory"]), str(action.fields["entrant"])
-        terror = state.wire["terror"]
-        token = next(t for t in terror["placed"] if t["kind"] == EXTORTION and t["territory"] == territory)
-        terror["placed"].remove(token)
-        state.wire["extortion"] = credit_deferred(token["id"], snapshot.turn)
-        state.event(
-            "terror-revealed",
-            "extortion.reveal",
-            token=token["id"],
-            kind=EXTORTION,
-            territory=territory,
-            entrant=entrant,
-        )
-        state.event("spice-deferred", "extortion.credit", faction=MORITANI, amount=BANK_CREDIT)
-        summary = {
-            "extortion": {"token": token["id"], "territory": territory, "entrant": entrant, "credit": BANK_CREDIT}
-        }
-        outcome = {"summary": summary, "events": state.events, "snapshot": state.wire}
-        return resolved(outcome, None, (), trace, context)
+@ruled(found(reveal_violations))
+def reveal_extortion(snapshot: Snapshot, action: Action, context: Context, trace: Trace) -> Adjudication:
+    state = NextSnapshot(snapshot)
+    territory, entrant = str(action.fields["territory"]), str(action.fields["entrant"])
+    terror = state.wire["terror"]
+    token = next(t for t in terror["placed"] if t["kind"] == EXTORTION and t["territory"] == territory)
+    terror["placed"].remove(token)
+    state.wire["extortion"] = credit_deferred(token["id"], snapshot.turn)
+    state.event(
+        "terror-revealed",
+        "extortion.reveal",
+        token=token["id"],
+        kind=EXTORTION,
+        territory=territory,
+        entrant=entrant,
+    )
+    state.event("spice-deferred", "extortion.credit", faction=MORITANI, amount=BANK_CREDIT)
+    summary = {"extortion": {"token": token["id"], "territory": territory, "entrant": entrant, "credit": BANK_CREDIT}}
+    outcome = {"summary": summary, "events": state.events, "snapshot": state.wire}
+    return resolved(outcome, None, (), trace, context)
 
 
 @rule("extortion.credit")
@@ -292,37 +287,35 @@ def _start(snapshot: Snapshot, interpretations: Mapping[str, str]) -> tuple[Next
     return state, summary
 
 
-def start_mentat_pause(snapshot: Snapshot, action: Action, context: Context) -> Adjudication:
-    with tracing() as trace:
-        problems = []
-        if snapshot.phase is not Phase.MENTAT_PAUSE:
-            problems.append(Violation("wrong-phase", "this opens the Mentat Pause", "/snapshot/phase"))
-        if snapshot.pending is not None or snapshot.battle is not None:
-            problems.append(Violation("decision-pending", "answer the open decision first", "/snapshot/pending"))
-        if snapshot.mentat is not None:
-            problems.append(
-                Violation(
-                    "mentat-started", "the Mentat Pause has already begun (see snapshot.mentat)", "/snapshot/mentat"
+@ruled()
+def start_mentat_pause(snapshot: Snapshot, action: Action, context: Context, trace: Trace) -> Adjudication:
+    problems = []
+    if snapshot.phase is not Phase.MENTAT_PAUSE:
+        problems.append(Violation("wrong-phase", "this opens the Mentat Pause", "/snapshot/phase"))
+    if snapshot.pending is not None or snapshot.battle is not None:
+        problems.append(Violation("decision-pending", "answer the open decision first", "/snapshot/pending"))
+    if snapshot.mentat is not None:
+        problems.append(
+            Violation("mentat-started", "the Mentat Pause has already begun (see snapshot.mentat)", "/snapshot/mentat")
+        )
+    if problems:
+        return illegal(snapshot, problems, trace, context)
+    try:
+        state, summary = _start(snapshot, context.interpretations)
+    except InterpretationNeeded as needed:
+        alternatives = []
+        for choice in context.rulebook.implemented_choices(needed.question):
+            under = {**context.interpretations, needed.question: choice}
+            alt_state, alt_summary = _start(snapshot, under)
+            alternatives.append(
+                Alternative(
+                    MappingProxyType({needed.question: choice}),
+                    _outcome(alt_state, alt_summary),
+                    Evidence.PROVISIONAL_ORDERING,
                 )
             )
-        if problems:
-            return illegal(snapshot, problems, trace, context)
-        try:
-            state, summary = _start(snapshot, context.interpretations)
-        except InterpretationNeeded as needed:
-            alternatives = []
-            for choice in context.rulebook.implemented_choices(needed.question):
-                under = {**context.interpretations, needed.question: choice}
-                alt_state, alt_summary = _start(snapshot, under)
-                alternatives.append(
-                    Alternative(
-                        MappingProxyType({needed.question: choice}),
-                        _outcome(alt_state, alt_summary),
-                        Evidence.PROVISIONAL_ORDERING,
-                    )
-                )
-            return unresolved(alternatives, trace, context)
-        return _answer(snapshot, state, summary, trace, context)
+        return unresolved(alternatives, trace, context)
+    return _answer(snapshot, state, summary, trace, context)
 
 
 def _outcome(state: NextSnapshot, summary: dict[str, Any]) -> dict[str, Any]:
@@ -388,23 +381,23 @@ def pay(state: NextSnapshot, payer: str) -> None:
     state.event("terror-out-of-play", "extortion.pay", token=record["token"])
 
 
-def pay_extortion(snapshot: Snapshot, action: Action, context: Context) -> Adjudication:
-    with tracing() as trace:
-        problem = _payment_problem(snapshot, action) or order_conflict(snapshot, context.interpretations)
-        if problem is None and snapshot.factions[str(action.player)].spice < PAYMENT:
-            problem = Violation(
-                "cannot-pay",
-                f"{action.player} holds {snapshot.factions[str(action.player)].spice} spice, less than {PAYMENT}",
-                "/action/player",
-                "extortion.pay",
-            )
-        if problem is not None:
-            return illegal(snapshot, [problem], trace, context)
-        state = NextSnapshot(snapshot)
-        pay(state, str(action.player))
-        state.wire["mentat"]["steps"].pop(0)
-        state.wire["pending"] = open_mentat_step(state, context.interpretations)
-        return _answer(snapshot, state, {"extortion": {"paid_by": action.player}}, trace, context)
+@ruled()
+def pay_extortion(snapshot: Snapshot, action: Action, context: Context, trace: Trace) -> Adjudication:
+    problem = _payment_problem(snapshot, action) or order_conflict(snapshot, context.interpretations)
+    if problem is None and snapshot.factions[str(action.player)].spice < PAYMENT:
+        problem = Violation(
+            "cannot-pay",
+            f"{action.player} holds {snapshot.factions[str(action.player)].spice} spice, less than {PAYMENT}",
+            "/action/player",
+            "extortion.pay",
+        )
+    if problem is not None:
+        return illegal(snapshot, [problem], trace, context)
+    state = NextSnapshot(snapshot)
+    pay(state, str(action.player))
+    state.wire["mentat"]["steps"].pop(0)
+    state.wire["pending"] = open_mentat_step(state, context.interpretations)
+    return _answer(snapshot, state, {"extortion": {"paid_by": action.player}}, trace, context)
 
 
 @rule("extortion.decline")
@@ -415,17 +408,17 @@ def decline(state: NextSnapshot, faction: str) -> None:
     state.event("extortion-declined", "extortion.decline", faction=faction)
 
 
-def decline_extortion(snapshot: Snapshot, action: Action, context: Context) -> Adjudication:
-    with tracing() as trace:
-        problem = _payment_problem(snapshot, action) or order_conflict(snapshot, context.interpretations)
-        if problem is not None:
-            return illegal(snapshot, [problem], trace, context)
-        state = NextSnapshot(snapshot)
-        decline(state, str(action.player))
-        state.wire["pending"] = open_mentat_step(state, context.interpretations)
-        recovered = "extortion" not in state.wire
-        summary = {"extortion": {"declined_by": action.player, "recovered": recovered}}
-        return _answer(snapshot, state, summary, trace, context)
+@ruled()
+def decline_extortion(snapshot: Snapshot, action: Action, context: Context, trace: Trace) -> Adjudication:
+    problem = _payment_problem(snapshot, action) or order_conflict(snapshot, context.interpretations)
+    if problem is not None:
+        return illegal(snapshot, [problem], trace, context)
+    state = NextSnapshot(snapshot)
+    decline(state, str(action.player))
+    state.wire["pending"] = open_mentat_step(state, context.interpretations)
+    recovered = "extortion" not in state.wire
+    summary = {"extortion": {"declined_by": action.player, "recovered": recovered}}
+    return _answer(snapshot, state, summary, trace, context)
 
 
 # --- Terror placement --------------------------------------------------------------------------------
@@ -445,55 +438,55 @@ def placement_options(snapshot: Snapshot, decision: Decision) -> list[dict[str, 
     return [*options, {"type": place, "player": MORITANI, "token": None, "territory": None}]
 
 
-def place_terror_token(snapshot: Snapshot, action: Action, context: Context) -> Adjudication:
-    with tracing() as trace:
-        pending = snapshot.pending
-        if pending is None or pending.type != PLACEMENT_STEP:
-            return illegal(
-                snapshot, [Violation("no-such-decision", "no Terror placement is open", "/action/type")], trace, context
-            )
-        problem = order_conflict(snapshot, context.interpretations)
-        if problem is not None:
-            return illegal(snapshot, [problem], trace, context)
-        offered = placement_options(snapshot, pending)
-        answer = {
-            "type": ActionType.PLACE_TERROR_TOKEN.value,
-            "player": action.player,
-            "token": action.fields.get("token"),
-            "territory": action.fields.get("territory"),
-        }
-        if answer not in offered or set(action.fields) - {"token", "territory"}:
-            return illegal(
-                snapshot,
-                [
-                    Violation(
-                        "not-an-option",
-                        "the answer is not one of the decision's options",
-                        "/action",
-                        "terror.placement",
-                    )
-                ],
-                trace,
-                context,
-            )
-        state = NextSnapshot(snapshot)
-        token_id, territory = action.fields.get("token"), action.fields.get("territory")
-        terror = state.wire["terror"]
-        if token_id is not None:
-            supply = [t for t in terror["supply"] if t["id"] == token_id]
-            if supply:
-                terror["supply"].remove(supply[0])
-                terror["placed"].append({**supply[0], "territory": territory})
-                state.event("terror-placed", "terror.placement", token=token_id, territory=territory)
-            else:
-                for token in terror["placed"]:
-                    if token["id"] == token_id:
-                        token["territory"] = territory
-                state.event("terror-moved", "terror.placement", token=token_id, territory=territory)
-        state.wire["mentat"]["steps"].pop(0)
-        state.wire["pending"] = open_mentat_step(state, context.interpretations)
-        summary = {"terror": {"token": token_id, "territory": territory}}
-        return _answer(snapshot, state, summary, trace, context)
+@ruled()
+def place_terror_token(snapshot: Snapshot, action: Action, context: Context, trace: Trace) -> Adjudication:
+    pending = snapshot.pending
+    if pending is None or pending.type != PLACEMENT_STEP:
+        return illegal(
+            snapshot, [Violation("no-such-decision", "no Terror placement is open", "/action/type")], trace, context
+        )
+    problem = order_conflict(snapshot, context.interpretations)
+    if problem is not None:
+        return illegal(snapshot, [problem], trace, context)
+    offered = placement_options(snapshot, pending)
+    answer = {
+        "type": ActionType.PLACE_TERROR_TOKEN.value,
+        "player": action.player,
+        "token": action.fields.get("token"),
+        "territory": action.fields.get("territory"),
+    }
+    if answer not in offered or set(action.fields) - {"token", "territory"}:
+        return illegal(
+            snapshot,
+            [
+                Violation(
+                    "not-an-option",
+                    "the answer is not one of the decision's options",
+                    "/action",
+                    "terror.placement",
+                )
+            ],
+            trace,
+            context,
+        )
+    state = NextSnapshot(snapshot)
+    token_id, territory = action.fields.get("token"), action.fields.get("territory")
+    terror = state.wire["terror"]
+    if token_id is not None:
+        supply = [t for t in terror["supply"] if t["id"] == token_id]
+        if supply:
+            terror["supply"].remove(supply[0])
+            terror["placed"].append({**supply[0], "territory": territory})
+            state.event("terror-placed", "terror.placement", token=token_id, territory=territory)
+        else:
+            for token in terror["placed"]:
+                if token["id"] == token_id:
+                    token["territory"] = territory
+            state.event("terror-moved", "terror.placement", token=token_id, territory=territory)
+    state.wire["mentat"]["steps"].pop(0)
+    state.wire["pending"] = open_mentat_step(state, context.interpretations)
+    summary = {"terror": {"token": token_id, "territory": territory}}
+    return _answer(snapshot, state, summary, trace, context)
 
 
 DECISION_LISTERS = {PAYMENT_STEP: payment_options, PLACEMENT_STEP: placement_options}

@@ -18,9 +18,9 @@ from adjudicator.core.action import Action, Context, choice_of
 from adjudicator.core.catalog import card_kind, catalog
 from adjudicator.core.results import Adjudication, Violation
 from adjudicator.core.rulebook import DecisionKind, RuleModule
-from adjudicator.core.rulings import answer_violation, illegal
+from adjudicator.core.rulings import answers, found, ruled
 from adjudicator.core.snapshot import Decision, Snapshot
-from adjudicator.core.tracing import rule, tracing
+from adjudicator.core.tracing import Trace, rule
 from adjudicator.core.vocabulary import MORITANI, ActionType, CardCategory, DecisionType, FactionId
 from adjudicator.rules.cards import can_retain_battle_card
 from adjudicator.rules.state import NextSnapshot, finish
@@ -171,33 +171,30 @@ def _settle(state: NextSnapshot, keep: str | None) -> None:
     state.wire["battle"]["resolution"]["steps"].pop(0)
 
 
-def retain_card(snapshot: Snapshot, action: Action, context: Context) -> Adjudication:
-    with tracing() as trace:
-        problem = answer_violation(snapshot, action, DecisionType.MORITANI_RETENTION.value, context)
-        if problem is not None:
-            return illegal(snapshot, [problem], trace, context)
-        state = NextSnapshot(snapshot)
-        card = action.fields.get("card")
-        record = state.wire["battle"]["resolution"]["retention"]
-        if card is None:
-            _settle(state, None)
-            return finish(
-                snapshot,
-                state,
-                {"moritani": {"retention": {"faction": record["player"], "kept": None}}},
-                trace,
-                context,
-            )
-        record["card"] = card
-        responders = declare_retention(state, card)
-        if not responders:
-            _settle(state, card)
-            summary = {"retention": {"faction": record["player"], "kept": card}}
-        else:
-            record["responders"] = responders
-            state.wire["battle"]["resolution"]["steps"][0] = DecisionType.RETENTION_KARAMA.value
-            summary = {"retention": {"faction": record["player"], "declared": card}}
-        return finish(snapshot, state, {"moritani": summary}, trace, context)
+@ruled(answers(DecisionType.MORITANI_RETENTION.value))
+def retain_card(snapshot: Snapshot, action: Action, context: Context, trace: Trace) -> Adjudication:
+    state = NextSnapshot(snapshot)
+    card = action.fields.get("card")
+    record = state.wire["battle"]["resolution"]["retention"]
+    if card is None:
+        _settle(state, None)
+        return finish(
+            snapshot,
+            state,
+            {"moritani": {"retention": {"faction": record["player"], "kept": None}}},
+            trace,
+            context,
+        )
+    record["card"] = card
+    responders = declare_retention(state, card)
+    if not responders:
+        _settle(state, card)
+        summary = {"retention": {"faction": record["player"], "kept": card}}
+    else:
+        record["responders"] = responders
+        state.wire["battle"]["resolution"]["steps"][0] = DecisionType.RETENTION_KARAMA.value
+        summary = {"retention": {"faction": record["player"], "declared": card}}
+    return finish(snapshot, state, {"moritani": summary}, trace, context)
 
 
 @rule("moritani.retention.karama-window")
@@ -244,32 +241,32 @@ def reservation_violation(faction: str | None, card: str, path: str) -> Violatio
     )
 
 
-def karama_response(snapshot: Snapshot, action: Action, context: Context) -> Adjudication:
-    with tracing() as trace:
-        owner, reserved = reserved_cards(snapshot)
-        card = action.fields.get("card")
-        if action.type is ActionType.KARAMA_CANCEL and card in reserved:
-            return illegal(snapshot, [reservation_violation(owner, str(card), "/action/card")], trace, context)
-        problem = answer_violation(snapshot, action, DecisionType.RETENTION_KARAMA.value, context)
-        if problem is not None:
-            return illegal(snapshot, [problem], trace, context)
-        assert action.player is not None
-        state = NextSnapshot(snapshot)
-        record = state.wire["battle"]["resolution"]["retention"]
-        if action.type is ActionType.KARAMA_CANCEL:
-            cancel_retention(state, action.player, str(action.fields["card"]))
-            _settle(state, None)
-            summary = {"retention": {"faction": record["player"], "kept": None, "cancelled_by": action.player}}
+def _reserved_karama(snapshot: Snapshot, action: Action) -> Violation | None:
+    """A Karama reserved for the retention itself cannot cancel it."""
+    owner, reserved = reserved_cards(snapshot)
+    card = action.fields.get("card")
+    if action.type is ActionType.KARAMA_CANCEL and card in reserved:
+        return reservation_violation(owner, str(card), "/action/card")
+    return None
+
+
+@ruled(found(_reserved_karama), answers(DecisionType.RETENTION_KARAMA.value))
+def karama_response(snapshot: Snapshot, action: Action, context: Context, trace: Trace) -> Adjudication:
+    assert action.player is not None
+    state = NextSnapshot(snapshot)
+    record = state.wire["battle"]["resolution"]["retention"]
+    if action.type is ActionType.KARAMA_CANCEL:
+        cancel_retention(state, action.player, str(action.fields["card"]))
+        _settle(state, None)
+        summary = {"retention": {"faction": record["player"], "kept": None, "cancelled_by": action.player}}
+    else:
+        record["responders"].pop(0)
+        if record["responders"]:
+            summary = {"retention": {"faction": record["player"], "declared": record["card"], "passed": action.player}}
         else:
-            record["responders"].pop(0)
-            if record["responders"]:
-                summary = {
-                    "retention": {"faction": record["player"], "declared": record["card"], "passed": action.player}
-                }
-            else:
-                _settle(state, record["card"])
-                summary = {"retention": {"faction": record["player"], "kept": record["card"]}}
-        return finish(snapshot, state, {"moritani": summary}, trace, context)
+            _settle(state, record["card"])
+            summary = {"retention": {"faction": record["player"], "kept": record["card"]}}
+    return finish(snapshot, state, {"moritani": summary}, trace, context)
 
 
 def window_options(snapshot: Snapshot, decision: Decision) -> list[dict[str, Any]]:

@@ -17,9 +17,9 @@ from adjudicator.core.action import Action, Context
 from adjudicator.core.catalog import card_kind
 from adjudicator.core.results import Adjudication
 from adjudicator.core.rulebook import DecisionKind, RuleModule
-from adjudicator.core.rulings import answer_violation, illegal
+from adjudicator.core.rulings import answers, ruled
 from adjudicator.core.snapshot import Decision, Snapshot
-from adjudicator.core.tracing import rule, tracing
+from adjudicator.core.tracing import Trace, rule
 from adjudicator.core.vocabulary import MORITANI, ActionType, DecisionType
 from adjudicator.rules.state import NextSnapshot, finish
 
@@ -117,24 +117,21 @@ def force_winner_cards(state: NextSnapshot, winner: str, karama: str, keep: list
             state.discard_from_plan(winner, slot, "moritani.special-karama.force")
 
 
-def answer_special_karama(snapshot: Snapshot, action: Action, context: Context) -> Adjudication:
-    with tracing() as trace:
-        problem = answer_violation(snapshot, action, DecisionType.MORITANI_SPECIAL_KARAMA.value, context)
-        if problem is not None:
-            return illegal(snapshot, [problem], trace, context)
-        state = NextSnapshot(snapshot)
-        resolution = state.wire["battle"]["resolution"]
-        winner = resolution["winner"]
-        karama = action.fields.get("card")
-        keep, discard = list(action.fields.get("keep") or ()), list(action.fields.get("discard") or ())
-        if karama is not None:
-            force_winner_cards(state, winner, str(karama), keep, discard)
-        steps = resolution["steps"]
-        steps.pop(0)
-        if steps and steps[0] == DecisionType.WINNER_CARDS.value and not _winner_cards(state.wire, winner):
-            steps.pop(0)  # nothing left for the winner to choose
-        summary = {"special_karama": {"spent": karama, "keep": keep, "discard": discard}}
-        return finish(snapshot, state, {"moritani": summary}, trace, context)
+@ruled(answers(DecisionType.MORITANI_SPECIAL_KARAMA.value))
+def answer_special_karama(snapshot: Snapshot, action: Action, context: Context, trace: Trace) -> Adjudication:
+    state = NextSnapshot(snapshot)
+    resolution = state.wire["battle"]["resolution"]
+    winner = resolution["winner"]
+    karama = action.fields.get("card")
+    keep, discard = list(action.fields.get("keep") or ()), list(action.fields.get("discard") or ())
+    if karama is not None:
+        force_winner_cards(state, winner, str(karama), keep, discard)
+    steps = resolution["steps"]
+    steps.pop(0)
+    if steps and steps[0] == DecisionType.WINNER_CARDS.value and not _winner_cards(state.wire, winner):
+        steps.pop(0)  # nothing left for the winner to choose
+    summary = {"special_karama": {"spent": karama, "keep": keep, "discard": discard}}
+    return finish(snapshot, state, {"moritani": summary}, trace, context)
 
 
 DECLARED = RuleModule(
