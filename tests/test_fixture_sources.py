@@ -24,6 +24,11 @@ def _id(file: Path) -> str:
     return str(file.relative_to(DEFAULT_DIRECTORY))
 
 
+def _contract_headings() -> set[str]:
+    lines = (ROOT / "docs" / "contract.md").read_text(encoding="utf-8").splitlines()
+    return {line.lstrip("#").strip() for line in lines if line.startswith("#")}
+
+
 def source_problems(source: object) -> list[str]:
     """What is wrong with one fixture's `source` (empty when it is fine)."""
     if not isinstance(source, dict):
@@ -46,6 +51,8 @@ def source_problems(source: object) -> list[str]:
             return [f"doc {doc!r} is not a path relative to the repository root"]
         if not (ROOT / doc).is_file():
             return [f"doc {doc!r} is not a file in the repository"]
+        if doc == "docs/contract.md" and source.get("section") not in _contract_headings():
+            return [f"section {source.get('section')!r} is not a heading of docs/contract.md"]
         return []
     return ["source names neither a registered source ('source') nor a document ('doc')"]
 
@@ -85,6 +92,7 @@ def test_served_sources_are_the_fixtures_sources() -> None:
         {"source": "gf9-base", "page": 0},
         {"source": "gf9-base", "page": 3, "doc": "README.md"},
         {"section": "2.3 Battle plan contents"},
+        {"doc": "docs/contract.md", "section": "4. Snapshot (validation)"},
     ],
 )
 def test_unverifiable_sources_are_caught(source: dict[str, object]) -> None:
