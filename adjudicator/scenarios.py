@@ -171,8 +171,8 @@ def _parse(file: Path, raw: Any, directory: Path) -> Scenario:
         raise ScenarioError(file, "a GET fixture has no request body")
     if not isinstance(raw["expect"], Mapping):
         raise ScenarioError(file, "'expect' is a mapping")
-    if not isinstance(raw["source"], Mapping) or "doc" not in raw["source"]:
-        raise ScenarioError(file, "'source' names at least the document ('doc')")
+    if not isinstance(raw["source"], Mapping) or not {"doc", "source"} & set(raw["source"]):
+        raise ScenarioError(file, "'source' names a repository document ('doc') or a registered source ('source')")
     variants = []
     for i, v in enumerate(raw.get("variants") or ()):
         if not isinstance(v, Mapping) or set(v) - {"interpretations", "expect"} or "expect" not in v:

@@ -123,7 +123,7 @@ def test_sources_are_the_contract_ids() -> None:
         "gf9-ecaz-moritani-supplied-pdf",
         "gf9-designer-walkthrough",
         "gf9-cards",
-        # beyond DESIGN §6: the printed faction sheets, where the Tleilaxu Face Dancers are described
+        # added after the first design: the printed faction sheets, where the Tleilaxu Face Dancers are described
         "gf9-faction-sheets",
     }
     assert REGS.sources["gf9-ecaz-moritani-supplied-pdf"].page_kind is PageKind.PHYSICAL

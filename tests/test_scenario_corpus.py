@@ -12,7 +12,7 @@ from adjudicator.scenarios import ScenarioError, load_scenarios, merge_patch
 GOOD = """\
 id: demo/ok
 title: ok
-source: {doc: DESIGN.md}
+source: {doc: docs/contract.md, section: Endpoints}
 method: GET
 path: /healthz
 expect: {status: ok}
