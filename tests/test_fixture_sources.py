@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from adjudicator.registers import registers
+from adjudicator import registers
 from adjudicator.scenarios import DEFAULT_DIRECTORY, fixture_files, load_scenarios
 
 ROOT = DEFAULT_DIRECTORY.parent
