@@ -132,6 +132,7 @@ class CustodyChecks(Checker):
         if decision.type == DecisionType.DUKE_VIDAL_ACQUISITION and decision.player != FactionId.MORITANI:
             self.add("wrong-decider", "the acquisition is Moritani's", "pending", "player")
         duke = self.s.duke_vidal
+        # custody only: whether Moritani may take him was the acquisition check's to rule when it opened
         if duke is not None and (
             duke.status in (DukeStatus.TANKS, DukeStatus.USED)
             or (duke.status is DukeStatus.HELD and duke.controller == FactionId.MORITANI)
