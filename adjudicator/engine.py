@@ -28,7 +28,7 @@ from adjudicator.rules.secrecy import (
     redact_event,
 )
 from adjudicator.system import rulebook
-from adjudicator.validation.snapshot import validate_snapshot
+from adjudicator.validation import validate_snapshot
 
 
 def _decision_options(

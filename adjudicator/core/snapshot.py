@@ -1,7 +1,7 @@
 """The board snapshot (DESIGN §4) as immutable value objects.
 
 `Snapshot.from_dict` takes JSON-shaped data whose types the wire schema already checked (or that a
-library caller built the same way); `validate_snapshot` in `validation.py` checks its consistency.
+library caller built the same way); `validate_snapshot` in `adjudicator.validation` checks its consistency.
 `to_dict` gives back the wire form, so a snapshot round-trips unchanged.
 """
 

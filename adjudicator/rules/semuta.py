@@ -139,6 +139,11 @@ def _prune(wire: dict[str, Any]) -> None:
     ]
 
 
+def semuta_cards(wire: dict[str, Any], faction: str) -> list[str]:
+    """The Semuta Drugs a faction holds: the first is the one it would spend."""
+    return _semuta_cards(wire, faction)
+
+
 DECLARED = RuleModule(
     handlers={
         ActionType.SEMUTA_TAKE: answer_semuta,

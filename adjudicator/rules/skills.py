@@ -440,6 +440,16 @@ def rihani_keep(snapshot: Snapshot, action: Action, context: Context, trace: Tra
     return finish(snapshot, state, {"battle": {"rihani": {"returned": old}}}, trace, context)
 
 
+def unused_traitor_cards(wire: dict[str, Any], faction: str, called_now: str | None = None) -> list[str]:
+    """The cards a Rihani exchange may give back: the faction's Traitor cards never called (nor the one
+    called in this battle); for the Tleilaxu, their unrevealed Face Dancers."""
+    state = wire["factions"][faction]
+    if faction == TLEILAXU:
+        return list(state.get("face_dancers", []))
+    called = set(state.get("called_traitors", [])) | ({called_now} if called_now else set())
+    return [t for t in state["traitors"] if t not in called]
+
+
 DECLARED = RuleModule(
     handlers={
         ActionType.CHOOSE_SPICE_PILE: choose_spice_pile,

@@ -427,6 +427,12 @@ def decline_face_dancer(snapshot: Snapshot, action: Action, context: Context, tr
     return finish(snapshot, state, {"battle": {"face_dancer": {"revealed": False}}}, trace, context)
 
 
+def winner_forces(wire: dict[str, Any], winner: str, territory: str) -> int:
+    """The winner's forces in the battle territory: as many as a revealed Face Dancer lets the Tleilaxu
+    put there."""
+    return _winner_forces(wire, winner, territory)
+
+
 DECLARED = RuleModule(
     handlers={
         ActionType.REVEAL_FACE_DANCER: reveal_face_dancer,

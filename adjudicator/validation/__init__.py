@@ -1,1 +1,69 @@
-"""validation"""
+"""Consistency checks of a snapshot (DESIGN §4): every problem with a JSON pointer and a stable code.
+
+These checks concern what a snapshot can describe at all (ids, places, counts, custody) and whether
+its records and open decision agree with each other; whether a battle plan is legal under the rules
+is decided by the battle rules, not here. Where a check needs a rule (which cards a winner may keep,
+which leader the seed draws, which cards can be played as a Karama, ...) it asks the rule module.
+The checks run outside any rule tracing, so they record no rulings.
+
+The parts, in the order their problems are reported: `structure` (ruleset, factions, board, cards),
+`custody` (Duke Vidal, Ambassadors, Face Dancers and Traitor cards), `moritani` (Terror, Extortion,
+the Mentat Pause), `battle`, then the open decision (checked by the part it belongs to), then
+`skills` (the leader-skill records).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+
+from adjudicator.core.catalog import catalog
+from adjudicator.core.errors import InvalidSnapshot, Problem
+from adjudicator.core.snapshot import Snapshot
+from adjudicator.validation.battle import BattleChecks
+from adjudicator.validation.custody import CustodyChecks
+from adjudicator.validation.moritani import MoritaniChecks
+from adjudicator.validation.skills import SkillChecks
+from adjudicator.validation.structure import StructureChecks
+
+__all__ = ["snapshot_problems", "validate_snapshot"]
+
+
+def snapshot_problems(snapshot: Snapshot, root: str = "/snapshot") -> list[Problem]:
+    """Every consistency problem of the snapshot; empty when it is sound."""
+    problems: list[Problem] = []
+    cat = catalog()
+    structure = StructureChecks(snapshot, cat, root, problems)
+    custody = CustodyChecks(snapshot, cat, root, problems)
+    moritani = MoritaniChecks(snapshot, cat, root, problems)
+    battle = BattleChecks(snapshot, cat, root, problems)
+    skills = SkillChecks(snapshot, cat, root, problems)
+    structure.ruleset()
+    structure.factions()
+    structure.board()
+    structure.cards()
+    custody.duke()
+    custody.ambassadors()
+    custody.face_dancers()
+    moritani.terror()
+    battle.battle()
+    if snapshot.pending is not None:
+        structure.decider_in_game()
+        decision_checks: Mapping[str, Callable[[], None]] = {
+            **custody.decision_checks(),
+            **moritani.decision_checks(),
+            **battle.decision_checks(),
+            **skills.decision_checks(),
+        }
+        check = decision_checks.get(snapshot.pending.type)
+        if check is not None:
+            check()
+    skills.skill_records()
+    return problems
+
+
+def validate_snapshot(snapshot: Snapshot, root: str = "/snapshot") -> Snapshot:
+    """The snapshot itself when it is consistent; otherwise `InvalidSnapshot` with every problem."""
+    problems = snapshot_problems(snapshot, root)
+    if problems:
+        raise InvalidSnapshot(problems)
+    return snapshot

@@ -492,6 +492,12 @@ def place_terror_token(snapshot: Snapshot, action: Action, context: Context, tra
 DECISION_LISTERS = {PAYMENT_STEP: payment_options, PLACEMENT_STEP: placement_options}
 
 
+def terror_strongholds() -> list[str]:
+    """The strongholds a Terror token can lie in, sorted: every stronghold but the Hidden Mobile
+    Stronghold and a variant's."""
+    return _stronghold_ids()
+
+
 DECLARED = RuleModule(
     handlers={
         ActionType.REVEAL_EXTORTION: reveal_extortion,

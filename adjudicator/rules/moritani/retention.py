@@ -290,6 +290,11 @@ def retention_options(decision: Decision) -> list[dict[str, Any]]:
     return options
 
 
+def karama_cards(wire: dict[str, Any], faction: str) -> list[str]:
+    """The cards a faction can play as a Karama now (the advanced Bene Gesserit's Worthless cards too)."""
+    return _karama_cards(wire, faction)
+
+
 DECLARED = RuleModule(
     handlers={
         ActionType.RETAIN_CARD: retain_card,

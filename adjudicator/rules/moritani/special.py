@@ -134,6 +134,16 @@ def answer_special_karama(snapshot: Snapshot, action: Action, context: Context, 
     return finish(snapshot, state, {"moritani": summary}, trace, context)
 
 
+def special_karama_cards(wire: dict[str, Any]) -> list[str]:
+    """The Karama cards Moritani could spend on its special Karama."""
+    return _karama_in_hand(wire)
+
+
+def forceable_cards(wire: dict[str, Any], winner: str) -> list[str]:
+    """The winner's played cards the special Karama can force it to keep or discard."""
+    return _winner_cards(wire, winner)
+
+
 DECLARED = RuleModule(
     handlers={
         ActionType.FORCE_WINNER_CARDS: answer_special_karama,

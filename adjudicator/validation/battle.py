@@ -1,0 +1,233 @@
+"""The battle: its combatants and plans, and the cleanup decisions that continue a resolved battle.
+
+Checks the battle's territory and combatants, the plans (locked or awaited; a plan's leader
+controlled by its faction and alive, in one plan only), the resolution's winner and loser, traitor
+calls and withheld Poison Tooth; then the cleanup decisions: the winner's casualties and kept cards,
+the Harkonnen capture (the seed's draw, asked of the Harkonnen rules), a Semuta Drug opportunity,
+and the Tleilaxu Face Dancer reveal. Which cards a winner may keep, which leader the seed draws and
+when a Face Dancer may follow are the rule modules' answers; this part compares the snapshot to them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from adjudicator.core.vocabulary import DecisionType, DukeStatus, FactionId, TerritoryType
+from adjudicator.rules.cards import can_retain_battle_card
+from adjudicator.rules.harkonnen import draw_captive
+from adjudicator.rules.semuta import semuta_cards
+from adjudicator.rules.tleilaxu import face_dancer_opportunity, winner_forces, winner_leader
+from adjudicator.validation.base import Checker, pointer
+from adjudicator.validation.custody import DUKE, controls_leader, in_tanks
+
+
+class BattleChecks(Checker):
+    """The battle, its plans and resolution, and the cleanup decisions of the winner, the Harkonnen
+    capture, a Semuta Drug and a Face Dancer."""
+
+    def decision_checks(self) -> Mapping[str, Callable[[], None]]:
+        """The open decisions this part checks, by type."""
+        return {
+            DecisionType.BATTLE_CASUALTIES.value: self.battle_cleanup_decision,
+            DecisionType.WINNER_CARDS.value: self.battle_cleanup_decision,
+            DecisionType.HARKONNEN_CAPTURE.value: self.battle_cleanup_decision,
+            DecisionType.SEMUTA_OPPORTUNITY.value: self.semuta_decision,
+            DecisionType.FACE_DANCER_REVEAL.value: self.face_dancer_decision,
+        }
+
+    def battle(self) -> None:
+        battle = self.s.battle
+        if battle is None:
+            return
+        territory = self.area(battle.territory, "battle", "territory")
+        if territory is not None and territory.type is TerritoryType.POLAR_SINK:
+            self.add("no-battle-in-polar-sink", "no battles occur in the Polar Sink", "battle", "territory")
+        combatants = (battle.aggressor, battle.defender)
+        for role in ("aggressor", "defender"):
+            fid = getattr(battle, role)
+            if fid not in self.in_game:
+                self.add("faction-not-in-game", f"{fid} is not in this game", "battle", role)
+        if battle.aggressor == battle.defender:
+            self.add("same-faction-battle", "aggressor and defender must differ", "battle", "defender")
+        pending = self.s.pending
+        awaited = pending.player if pending is not None and pending.type == DecisionType.BATTLE_PLAN else None
+        for fid in combatants:
+            # While plans are being committed (a battle-plan decision is open) either may be missing.
+            if fid not in battle.plans and awaited is None:
+                self.add("missing-plan", f"the locked battle needs {fid}'s plan", "battle", "plans")
+        if awaited is not None:
+            if awaited in battle.plans:
+                self.add("plan-already-locked", f"{awaited} has locked its plan already", "pending", "player")
+            if battle.revealed:
+                self.add("revealed-too-early", "plans are revealed only once both are locked", "battle", "revealed")
+        leader_places: dict[str, str] = {}
+        for fid, plan in battle.plans.items():
+            if fid not in combatants:
+                self.add("plan-for-non-combatant", f"{fid} is not fighting this battle", "battle", "plans", fid)
+                continue
+            if plan.leader is None or battle.resolution is not None:
+                continue  # a resolved battle's plans record what was played
+            path = ("battle", "plans", fid, "leader")
+            if plan.leader not in self.cat.leaders:
+                self.add("unknown-leader", f"no leader with id {plan.leader!r}", *path)
+                continue
+            if not controls_leader(self.s, self.cat, fid, plan.leader):
+                self.add("leader-not-controlled", f"{fid} does not control {plan.leader}", *path)
+            elif in_tanks(self.s, self.cat, plan.leader):
+                self.add("leader-in-two-places", f"{plan.leader} is in the Tanks", *path)
+            if plan.leader in leader_places:
+                self.add("leader-in-two-places", f"{plan.leader} is also at {leader_places[plan.leader]}", *path)
+            else:
+                leader_places[plan.leader] = self.root + pointer(*path)
+        resolution = battle.resolution
+        if resolution is not None:
+            for role in ("winner", "loser"):
+                if resolution.get(role) is not None and resolution.get(role) not in combatants:
+                    self.add(
+                        "not-a-combatant",
+                        f"{resolution.get(role)} did not fight this battle",
+                        "battle",
+                        "resolution",
+                        role,
+                    )
+            if resolution.get("steps") and self.s.pending is None:
+                self.add(
+                    "decision-missing",
+                    "a resolved battle with cleanup steps left needs its pending decision",
+                    "pending",
+                )
+        for key in ("traitor_calls", "poison_tooth_withheld"):
+            values = getattr(battle, key)
+            if values and not battle.revealed:
+                self.add(
+                    "before-reveal", "traitor calls and withheld Poison Tooth follow the plans' reveal", "battle", key
+                )
+            for i, fid in enumerate(values):
+                if fid not in combatants:
+                    self.add("not-a-combatant", f"{fid} is not fighting this battle", "battle", key, i)
+            if len(set(values)) != len(values):
+                self.add("duplicate", "a faction is listed twice", "battle", key)
+
+    def battle_cleanup_decision(self) -> None:
+        decision = self.s.pending
+        assert decision is not None
+        current = self.current_battle_step(decision.type)
+        if current is None:
+            return
+        battle, resolution = current
+        if decision.player != resolution.get("winner"):
+            self.add("wrong-decider", "the battle's winner makes this decision", "pending", "player")
+            return
+        if decision.type == DecisionType.HARKONNEN_CAPTURE and decision.get("leader") != resolution.get("capture"):
+            self.add(
+                "not-the-drawn-leader", "the decision names a leader other than the one drawn", "pending", "leader"
+            )
+        if decision.type == DecisionType.WINNER_CARDS:
+            plan = battle.plans.get(decision.player or "")
+            in_plan = set(plan.cards) if plan is not None else set()
+            used = set(resolution.get("used_cards") or ())
+            by_traitor = bool(resolution.get("decided_by_traitor"))
+            for i, card in enumerate(decision.get("eligible") or ()):
+                if card not in in_plan:
+                    self.add(
+                        "card-not-where-decision-says", f"{card} is not in the winner's plan", "pending", "eligible", i
+                    )
+                elif not can_retain_battle_card(card, used=card in used, decided_by_traitor=by_traitor):
+                    self.add("card-not-eligible", f"{card} cannot be kept by the winner", "pending", "eligible", i)
+        if decision.type == DecisionType.HARKONNEN_CAPTURE:
+            self.capture_draw(resolution)
+            duke = self.s.duke_vidal
+            if decision.get("leader") == DUKE and (
+                duke is None or duke.status is not DukeStatus.HELD or duke.controller != resolution.get("loser")
+            ):
+                self.add(
+                    "decision-mismatch",
+                    "a drawn Duke Vidal is still held by the loser until the capture is decided",
+                    "duke_vidal",
+                    "status",
+                )
+
+    def capture_draw(self, resolution: Any) -> None:
+        """The captive is the one the seed draws from the loser's leaders; a client cannot pick it."""
+        loser, battle = resolution.get("loser"), self.s.battle
+        if loser not in self.s.factions or battle is None:
+            return
+        drawn = draw_captive(
+            self.wire,
+            loser,
+            battle.territory,
+            self.s.seed,
+            self.s.turn,
+            bool(resolution.get("duke_in_capture_pool")),
+        )
+        if resolution.get("capture") != drawn:
+            self.add(
+                "not-the-drawn-leader",
+                f"the seed draws {drawn}, not {resolution.get('capture')}",
+                "battle",
+                "resolution",
+                "capture",
+            )
+
+    def semuta_decision(self) -> None:
+        decision = self.s.pending
+        battle = self.s.battle
+        assert decision is not None
+        resolution = battle.resolution if battle is not None else None
+        queue = list(resolution.get("semuta") or ()) if resolution is not None else []
+        steps = list(resolution.get("steps", ())) if resolution is not None else []
+        if not queue or not steps or steps[0] != decision.type:
+            self.add("decision-out-of-step", "no discard batch is waiting for a Semuta answer", "pending", "type")
+            return
+        head = queue[0]
+        responders = list(head.get("responders") or ())
+        if not responders or decision.player != responders[0] or decision.player == head.get("discarder"):
+            self.add(
+                "wrong-decider", "the next faction in storm order (not the discarder) answers", "pending", "player"
+            )
+            return
+        held = semuta_cards(self.wire, decision.player or "")
+        if decision.get("card") != (held[0] if held else None):
+            self.add("decision-mismatch", "'card' must be the Semuta Drug the decider holds", "pending", "card")
+        for i, card in enumerate(decision.get("eligible") or ()):
+            if card not in head.get("cards", ()) or card not in self.s.discard:
+                self.add(
+                    "card-not-where-decision-says",
+                    f"{card} is not a fresh discard of this batch",
+                    "pending",
+                    "eligible",
+                    i,
+                )
+
+    def face_dancer_decision(self) -> None:
+        decision = self.s.pending
+        assert decision is not None
+        current = self.current_battle_step(decision.type)
+        if current is None:
+            return
+        battle, _ = current
+        tleilaxu = self.s.factions.get(FactionId.TLEILAXU.value)
+        if decision.player != FactionId.TLEILAXU or tleilaxu is None:
+            self.add("wrong-decider", "revealing a Face Dancer is the Tleilaxu's decision", "pending", "player")
+            return
+        if not face_dancer_opportunity(self.wire):
+            self.add(
+                "decision-mismatch",
+                "a Face Dancer follows a battle another faction won with a leader that has a Traitor card",
+                "pending",
+                "type",
+            )
+            return
+        winner, leader = winner_leader(self.wire)
+        expected_fields = (
+            ("winner", winner),
+            ("leader", leader),
+            ("territory", battle.territory),
+            ("forces", winner_forces(self.wire, str(winner), battle.territory)),
+        )
+        for key, expected in expected_fields:
+            if decision.get(key) != expected:
+                self.add("decision-mismatch", f"'{key}' must be {expected!r}", "pending", key)
+        if not tleilaxu.face_dancers:
+            self.add("decision-mismatch", "the Tleilaxu hold no unrevealed Face Dancer", "pending", "type")

@@ -1,0 +1,119 @@
+"""Leader skills in a resolved battle: the Sandmaster's pile choice and the Rihani Decipherer's
+Traitor exchange.
+
+Checks that a skill decision answers the battle's next step with its record's fields, and that the
+records exist exactly while their steps remain and hold what the skill rules allow: the Sandmaster's
+piles are the battle territory's spice piles, the Rihani cards that may go back are the winner's
+unused Traitor cards (the Tleilaxu: unrevealed Face Dancers), and the draw takes two cards from a
+known Traitor deck. The piles and the cards are asked of the skill rules.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+
+from adjudicator.core.vocabulary import DecisionType
+from adjudicator.rules.skills import sandmaster_piles, unused_traitor_cards
+from adjudicator.validation.base import Checker
+
+# skill decision -> the battle resolution's record it answers
+SKILL_STEPS: dict[str, str] = {
+    DecisionType.SANDMASTER_PILE.value: "sandmaster",
+    DecisionType.RIHANI_DRAW_OFFER.value: "rihani",
+    DecisionType.RIHANI_EXCHANGE.value: "rihani",
+}
+
+
+class SkillChecks(Checker):
+    """The Sandmaster and Rihani decisions and their records in the battle's resolution."""
+
+    def decision_checks(self) -> Mapping[str, Callable[[], None]]:
+        """The open decisions this part checks, by type."""
+        return dict.fromkeys(SKILL_STEPS, self.skill_decision)
+
+    def skill_decision(self) -> None:
+        """A Sandmaster or Rihani decision answers the resolved battle's next step, with its record."""
+        decision = self.s.pending
+        assert decision is not None
+        current = self.current_battle_step(decision.type)
+        if current is None:
+            return
+        battle, resolution = current
+        record = resolution.get(SKILL_STEPS[decision.type]) or {}
+        if decision.player != resolution.get("winner"):
+            self.add("wrong-decider", "the battle's winner makes this decision", "pending", "player")
+        keys: tuple[str, ...] = ("sectors",) if decision.type == DecisionType.SANDMASTER_PILE else ("eligible",)
+        if decision.type == DecisionType.RIHANI_EXCHANGE:
+            keys = ("eligible", "drawn")
+        for key in keys:
+            if list(decision.get(key) or ()) != list(record.get(key) or ()):
+                self.add("decision-mismatch", f"'{key}' must be the battle record's", "pending", key)
+        if decision.type == DecisionType.SANDMASTER_PILE and decision.get("territory") != battle.territory:
+            self.add("decision-mismatch", f"'territory' must be {battle.territory!r}", "pending", "territory")
+
+    def skill_records(self) -> None:
+        """The battle's Sandmaster and Rihani records exist exactly while their steps remain, and hold what
+        the rules allow: positive piles of the battle territory; unused Traitor cards (Tleilaxu: unrevealed
+        Face Dancers) of the winner; no card drawn before the draw, two after it, from a known deck."""
+        battle = self.s.battle
+        resolution = battle.resolution if battle is not None else None
+        if battle is None or resolution is None:
+            return
+        steps = list(resolution.get("steps", ()))
+        winner = resolution.get("winner")
+        where = ("battle", "resolution")
+        for step, key in (
+            (DecisionType.SANDMASTER_PILE, "sandmaster"),
+            (DecisionType.RIHANI_DRAW_OFFER, "rihani"),
+        ):
+            wanted = step in steps or (key == "rihani" and DecisionType.RIHANI_EXCHANGE in steps)
+            record = resolution.get(key)
+            if wanted != (record is not None):
+                self.add(
+                    "record-out-of-step",
+                    f"resolution.{key} is kept exactly while its decision is among the steps",
+                    *where,
+                    key,
+                )
+                continue
+            if record is None:
+                continue
+            if record.get("player") != winner:
+                self.add("wrong-decider", "the record belongs to the battle's winner", *where, key, "player")
+                continue
+            if key == "sandmaster":
+                piles = {p["sector"] for p in sandmaster_piles(self.wire, battle.territory)}
+                sectors = list(record.get("sectors") or ())
+                if len(sectors) < 2 or len(set(sectors)) != len(sectors) or not set(sectors) <= piles:
+                    self.add(
+                        "decision-mismatch",
+                        "the Sandmaster chooses between two or more spice piles of the battle territory",
+                        *where,
+                        key,
+                        "sectors",
+                    )
+                continue
+            if str(winner) not in self.s.factions:
+                continue
+            held = set(unused_traitor_cards(self.wire, str(winner)))
+            eligible = list(record.get("eligible") or ())
+            if not eligible or not set(eligible) <= held:
+                self.add(
+                    "decision-mismatch",
+                    "the cards that may go back are unused Traitor cards (Tleilaxu: unrevealed Face Dancers) "
+                    "the winner holds",
+                    *where,
+                    key,
+                    "eligible",
+                )
+            drawn = list(record.get("drawn") or ())
+            deck = self.s.traitor_deck
+            if DecisionType.RIHANI_EXCHANGE in steps:
+                if len(drawn) != 2:
+                    self.add("decision-mismatch", "an exchange holds the two cards drawn", *where, key, "drawn")
+            elif drawn:
+                self.add("decision-mismatch", "nothing is drawn before the draw", *where, key, "drawn")
+            elif deck is None or len(deck) < 2:
+                self.add("traitor-deck-required", "the draw needs two cards in the Traitor deck", "traitor_deck")
+            if deck is None and drawn:
+                self.add("traitor-deck-required", "the exchange returns cards to the Traitor deck", "traitor_deck")
