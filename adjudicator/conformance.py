@@ -1,4 +1,4 @@
-"""Partial structural matching of a response against a fixture's expectations (DESIGN §7).
+"""Partial structural matching of a response against a fixture's expectations (docs/contract.md, "Scenario fixtures").
 
 - A mapping matches when each expected key is present and its value matches (extra keys are fine).
 - A list matches a list of the same length element by element.

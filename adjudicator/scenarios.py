@@ -1,4 +1,5 @@
-"""The scenario fixture corpus (DESIGN §7): loading, expansion of shared snapshots, and indexing.
+"""The scenario fixture corpus: loading, expansion of shared snapshots, and indexing
+(docs/contract.md, "Scenario fixtures").
 
 A fixture's `request.snapshot` may start from a shared snapshot in `scenarios/_snapshots/NAME.yaml`
 with `{"$extends": NAME, ...}`; the other keys are applied as a JSON Merge Patch (RFC 7396). Loaded

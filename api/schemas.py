@@ -1,4 +1,5 @@
-"""Wire schemas shared by the resources: snapshot, action, decision, rulings (DESIGN §4-§5).
+"""Wire schemas shared by the resources: snapshot, action, decision, rulings (docs/contract.md,
+"Snapshot" and "Response envelope").
 
 Closed vocabularies are checked here; ids that depend on the catalog (leaders, territories, cards)
 are checked by the engine's consistency validation so that every problem gets a precise code.

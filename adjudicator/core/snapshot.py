@@ -1,4 +1,4 @@
-"""The board snapshot (DESIGN §4) as immutable value objects.
+"""The board snapshot (docs/contract.md, "Snapshot") as immutable value objects.
 
 `Snapshot.from_dict` takes JSON-shaped data whose types the wire schema already checked (or that a
 library caller built the same way); `validate_snapshot` in `adjudicator.validation` checks its consistency.

@@ -1,4 +1,4 @@
-"""Closed vocabularies of the wire contract (DESIGN §3-§6) as string enums."""
+"""Closed vocabularies of the wire contract (docs/contract.md) as string enums."""
 
 from __future__ import annotations
 
@@ -74,7 +74,7 @@ class CardCategory(StrEnum):
 
 
 class Evidence(StrEnum):
-    """Evidence classes, strongest first (DESIGN §5)."""
+    """Evidence classes, strongest first (docs/contract.md, "Evidence classes")."""
 
     PRINTED_RULE = "printed_rule"
     OFFICIAL_FAQ = "official_faq"

@@ -1,4 +1,5 @@
-"""Consistency checks of a snapshot (DESIGN §4): every problem with a JSON pointer and a stable code.
+"""Consistency checks of a snapshot: every problem with a JSON pointer and a stable code
+(docs/contract.md, "Snapshot validation").
 
 These checks concern what a snapshot can describe at all (ids, places, counts, custody) and whether
 its records and open decision agree with each other; whether a battle plan is legal under the rules

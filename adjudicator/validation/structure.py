@@ -18,7 +18,7 @@ from adjudicator.validation.base import Checker, pointer
 
 _CARD_ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*(?:#[1-9][0-9]{0,3})?$")
 # Traitor cards a faction keeps after selection: the Harkonnen keep all four, the Tleilaxu hold
-# Face Dancers instead, everyone else keeps one (RULES_FACTS §4.1-§4.2).
+# Face Dancers instead, everyone else keeps one (the Harkonnen and Tleilaxu faction sheets).
 _TRAITORS_KEPT = {FactionId.HARKONNEN.value: 4, FactionId.TLEILAXU.value: 0}
 _AUDITOR = "auditor"
 
