@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
+from adjudicator.core.records import ExtortionRecord, MentatPause, Resolution
 from adjudicator.core.vocabulary import DukeStatus, LeaderStatus, Phase
 
 
@@ -337,7 +338,7 @@ class Battle:
     traitor_calls: tuple[str, ...]
     poison_tooth_withheld: tuple[str, ...]
     revealed: bool = True
-    resolution: Mapping[str, Any] | None = None  # set once resolved, while cleanup decisions remain
+    resolution: Resolution | None = None  # set once resolved, while cleanup decisions remain
 
     @classmethod
     def from_dict(cls, raw: Mapping[str, Any]) -> Battle:
@@ -349,7 +350,7 @@ class Battle:
             traitor_calls=tuple(raw.get("traitor_calls", ())),
             poison_tooth_withheld=tuple(raw.get("poison_tooth_withheld", ())),
             revealed=bool(raw.get("revealed", True)),
-            resolution=None if raw.get("resolution") is None else MappingProxyType(dict(raw["resolution"])),
+            resolution=None if raw.get("resolution") is None else Resolution.from_wire(raw["resolution"]),
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -361,7 +362,7 @@ class Battle:
             "traitor_calls": list(self.traitor_calls),
             "poison_tooth_withheld": list(self.poison_tooth_withheld),
             "revealed": self.revealed,
-            **({} if self.resolution is None else {"resolution": _plain(self.resolution)}),
+            **({} if self.resolution is None else {"resolution": self.resolution.to_wire()}),
         }
 
 
@@ -454,8 +455,8 @@ class Snapshot:
     ambassadors: tuple[AmbassadorToken, ...] = ()
     traitor_deck: tuple[str, ...] | None = None  # the face-down Traitor deck, top first; None: not given
     terror: Terror | None = None  # Moritani's Terror tokens
-    extortion: Mapping[str, Any] | None = None  # a revealed Extortion awaiting the Mentat Pause
-    mentat: Mapping[str, Any] | None = None  # the Mentat Pause under way: its remaining steps
+    extortion: ExtortionRecord | None = None  # a revealed Extortion awaiting the Mentat Pause
+    mentat: MentatPause | None = None  # the Mentat Pause under way: its remaining steps
     # per-snapshot memo of derived values (the snapshot never changes); not part of its value
     memo: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
 
@@ -480,8 +481,8 @@ class Snapshot:
             ambassadors=tuple(AmbassadorToken.from_dict(a) for a in raw.get("ambassadors", ())),
             traitor_deck=None if raw.get("traitor_deck") is None else tuple(raw["traitor_deck"]),
             terror=None if raw.get("terror") is None else Terror.from_dict(raw["terror"]),
-            extortion=None if raw.get("extortion") is None else _frozen(raw["extortion"]),
-            mentat=None if raw.get("mentat") is None else _frozen(raw["mentat"]),
+            extortion=None if raw.get("extortion") is None else ExtortionRecord.from_wire(raw["extortion"]),
+            mentat=None if raw.get("mentat") is None else MentatPause.from_wire(raw["mentat"]),
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -509,7 +510,7 @@ class Snapshot:
         if self.terror is not None:
             out["terror"] = self.terror.to_dict()
         if self.extortion is not None:
-            out["extortion"] = _plain(self.extortion)
+            out["extortion"] = self.extortion.to_wire()
         if self.mentat is not None:
-            out["mentat"] = _plain(self.mentat)
+            out["mentat"] = self.mentat.to_wire()
         return out

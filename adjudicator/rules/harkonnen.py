@@ -227,7 +227,7 @@ def capture_leader(snapshot: Snapshot, action: Action, context: Context, trace: 
     battle = snapshot.battle
     if leader == DUKE and battle is not None and battle.resolution is not None:
         # the draw that named him rested on a reading of an open question: that ruling carries over
-        plan = battle.plans.get(str(battle.resolution.get("loser")))
+        plan = battle.plans.get(str(battle.resolution.loser))
         if plan is not None and plan.leader == DUKE:
             duke_in_capture_pool("capture-pool-first")
         else:

@@ -139,9 +139,9 @@ def face_dancer_options(snapshot: Snapshot, decision: Decision) -> list[dict[str
 def _limit(snapshot: Snapshot) -> int:
     """How many Tleilaxu forces may come in: the winner's forces in the territory, from the snapshot."""
     battle = snapshot.battle
-    if battle is None or battle.resolution is None or battle.resolution.get("winner") is None:
+    if battle is None or battle.resolution is None or battle.resolution.winner is None:
         return 0
-    winner = str(battle.resolution["winner"])
+    winner = str(battle.resolution.winner)
     return sum(s.regular + s.elite for s in snapshot.forces if s.faction == winner and s.territory == battle.territory)
 
 
@@ -363,7 +363,7 @@ def _apply_reveal(
 ) -> tuple[NextSnapshot, dict[str, Any]]:
     assert snapshot.battle is not None and snapshot.battle.resolution is not None
     leader = str(action.fields["leader"])
-    winner = str(snapshot.battle.resolution["winner"])
+    winner = str(snapshot.battle.resolution.winner)
     territory = snapshot.battle.territory
     state = NextSnapshot(snapshot)
     native = catalog().leaders[leader].faction

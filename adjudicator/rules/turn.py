@@ -67,7 +67,7 @@ def end_turn(snapshot: Snapshot, action: Action, context: Context, trace: Trace)
     if snapshot.pending is not None or snapshot.battle is not None:
         problems.append(Violation("decision-pending", "answer the open decision first", "/snapshot/pending"))
     unstarted = snapshot.terror is not None and snapshot.mentat is None
-    if snapshot.extortion is not None or unstarted or (snapshot.mentat is not None and snapshot.mentat.get("steps")):
+    if snapshot.extortion is not None or unstarted or (snapshot.mentat is not None and snapshot.mentat.steps):
         problems.append(mentat_unfinished(snapshot))
     duke = snapshot.duke_vidal
     if problems:

@@ -8,12 +8,12 @@ calls the parts.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from functools import cached_property
 from typing import Any
 
 from adjudicator.core.catalog import Catalog, Territory
 from adjudicator.core.errors import Problem
+from adjudicator.core.records import Resolution
 from adjudicator.core.snapshot import Battle, Snapshot
 from adjudicator.rules.moritani.retention import karama_cards
 
@@ -86,11 +86,11 @@ class Checker:
                 "sector",
             )
 
-    def current_battle_step(self, decision_type: str) -> tuple[Battle, Mapping[str, Any]] | None:
+    def current_battle_step(self, decision_type: str) -> tuple[Battle, Resolution] | None:
         """The resolved battle whose next cleanup step is `decision_type`, or None (with the problem added)."""
         battle = self.s.battle
         resolution = battle.resolution if battle is not None else None
-        steps = list(resolution.get("steps", ())) if resolution is not None else []
+        steps = list(resolution.steps) if resolution is not None else []
         if battle is None or resolution is None or not steps or steps[0] != decision_type:
             self.add("decision-out-of-step", f"no resolved battle is waiting for {decision_type}", "pending", "type")
             return None

@@ -11,8 +11,8 @@ when a Face Dancer may follow are the rule modules' answers; this part compares 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
 
+from adjudicator.core.records import Resolution
 from adjudicator.core.vocabulary import DecisionType, DukeStatus, FactionId, TerritoryType
 from adjudicator.rules.cards import can_retain_battle_card
 from adjudicator.rules.harkonnen import draw_captive
@@ -83,15 +83,15 @@ class BattleChecks(Checker):
         resolution = battle.resolution
         if resolution is not None:
             for role in ("winner", "loser"):
-                if resolution.get(role) is not None and resolution.get(role) not in combatants:
+                if getattr(resolution, role) is not None and getattr(resolution, role) not in combatants:
                     self.add(
                         "not-a-combatant",
-                        f"{resolution.get(role)} did not fight this battle",
+                        f"{getattr(resolution, role)} did not fight this battle",
                         "battle",
                         "resolution",
                         role,
                     )
-            if resolution.get("steps") and self.s.pending is None:
+            if resolution.steps and self.s.pending is None:
                 self.add(
                     "decision-missing",
                     "a resolved battle with cleanup steps left needs its pending decision",
@@ -116,18 +116,18 @@ class BattleChecks(Checker):
         if current is None:
             return
         battle, resolution = current
-        if decision.player != resolution.get("winner"):
+        if decision.player != resolution.winner:
             self.add("wrong-decider", "the battle's winner makes this decision", "pending", "player")
             return
-        if decision.type == DecisionType.HARKONNEN_CAPTURE and decision.get("leader") != resolution.get("capture"):
+        if decision.type == DecisionType.HARKONNEN_CAPTURE and decision.get("leader") != resolution.capture:
             self.add(
                 "not-the-drawn-leader", "the decision names a leader other than the one drawn", "pending", "leader"
             )
         if decision.type == DecisionType.WINNER_CARDS:
             plan = battle.plans.get(decision.player or "")
             in_plan = set(plan.cards) if plan is not None else set()
-            used = set(resolution.get("used_cards") or ())
-            by_traitor = bool(resolution.get("decided_by_traitor"))
+            used = set(resolution.used_cards or ())
+            by_traitor = bool(resolution.decided_by_traitor)
             for i, card in enumerate(decision.get("eligible") or ()):
                 if card not in in_plan:
                     self.add(
@@ -139,7 +139,7 @@ class BattleChecks(Checker):
             self.capture_draw(resolution)
             duke = self.s.duke_vidal
             if decision.get("leader") == DUKE and (
-                duke is None or duke.status is not DukeStatus.HELD or duke.controller != resolution.get("loser")
+                duke is None or duke.status is not DukeStatus.HELD or duke.controller != resolution.loser
             ):
                 self.add(
                     "decision-mismatch",
@@ -148,10 +148,10 @@ class BattleChecks(Checker):
                     "status",
                 )
 
-    def capture_draw(self, resolution: Any) -> None:
+    def capture_draw(self, resolution: Resolution) -> None:
         """The captive is the one the seed draws from the loser's leaders; a client cannot pick it."""
-        loser, battle = resolution.get("loser"), self.s.battle
-        if loser not in self.s.factions or battle is None:
+        loser, battle = resolution.loser, self.s.battle
+        if loser is None or loser not in self.s.factions or battle is None:
             return
         drawn = draw_captive(
             self.wire,
@@ -159,12 +159,12 @@ class BattleChecks(Checker):
             battle.territory,
             self.s.seed,
             self.s.turn,
-            bool(resolution.get("duke_in_capture_pool")),
+            bool(resolution.duke_in_capture_pool),
         )
-        if resolution.get("capture") != drawn:
+        if resolution.capture != drawn:
             self.add(
                 "not-the-drawn-leader",
-                f"the seed draws {drawn}, not {resolution.get('capture')}",
+                f"the seed draws {drawn}, not {resolution.capture}",
                 "battle",
                 "resolution",
                 "capture",
@@ -175,14 +175,14 @@ class BattleChecks(Checker):
         battle = self.s.battle
         assert decision is not None
         resolution = battle.resolution if battle is not None else None
-        queue = list(resolution.get("semuta") or ()) if resolution is not None else []
-        steps = list(resolution.get("steps", ())) if resolution is not None else []
+        queue = list(resolution.semuta or ()) if resolution is not None else []
+        steps = list(resolution.steps) if resolution is not None else []
         if not queue or not steps or steps[0] != decision.type:
             self.add("decision-out-of-step", "no discard batch is waiting for a Semuta answer", "pending", "type")
             return
         head = queue[0]
-        responders = list(head.get("responders") or ())
-        if not responders or decision.player != responders[0] or decision.player == head.get("discarder"):
+        responders = list(head.responders)
+        if not responders or decision.player != responders[0] or decision.player == head.discarder:
             self.add(
                 "wrong-decider", "the next faction in storm order (not the discarder) answers", "pending", "player"
             )
@@ -191,7 +191,7 @@ class BattleChecks(Checker):
         if decision.get("card") != (held[0] if held else None):
             self.add("decision-mismatch", "'card' must be the Semuta Drug the decider holds", "pending", "card")
         for i, card in enumerate(decision.get("eligible") or ()):
-            if card not in head.get("cards", ()) or card not in self.s.discard:
+            if card not in head.cards or card not in self.s.discard:
                 self.add(
                     "card-not-where-decision-says",
                     f"{card} is not a fresh discard of this batch",

@@ -225,9 +225,9 @@ class CustodyChecks(Checker):
         for i, leader_id in enumerate(self.s.traitor_deck or ()):
             self.traitor_card_place(places, leader_id, "traitor_deck", i)
         battle = self.s.battle
-        record = (battle.resolution or {}).get("rihani") if battle is not None else None
+        record = battle.resolution.rihani if battle is not None and battle.resolution is not None else None
         if record is not None:
-            for i, leader_id in enumerate(record.get("drawn") or ()):
+            for i, leader_id in enumerate(record.drawn):
                 self.traitor_card_place(places, leader_id, "battle", "resolution", "rihani", "drawn", i)
         for fid, fs in self.s.factions.items():
             for i, leader_id in enumerate(fs.called_traitors):

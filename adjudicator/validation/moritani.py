@@ -85,7 +85,7 @@ class MoritaniChecks(Checker):
                             "territory",
                         )
             if record is not None:
-                ids[str(record.get("token"))] += 1
+                ids[str(record.token)] += 1
                 kinds["extortion"] += 1
             if sum(kinds.values()) != len(TERROR_KINDS):
                 self.add(
@@ -106,15 +106,15 @@ class MoritaniChecks(Checker):
         if record is not None:
             if terror is None:
                 self.add("missing-terror", "an Extortion record needs Moritani's terror tokens", "extortion")
-            if record.get("credit") != BANK_CREDIT or record.get("owner") != FactionId.MORITANI.value:
+            if record.credit != BANK_CREDIT or record.owner != FactionId.MORITANI.value:
                 self.add("invalid-extortion", "the record is Moritani's 5-spice credit", "extortion", "credit")
-            payers = record.get("payers")
+            payers = record.payers
             if payers is not None:
                 if not set(payers) <= self.in_game or len(set(payers)) != len(payers):
                     self.add("invalid-extortion", "payers are distinct factions in the game", "extortion", "payers")
-                if not 0 <= int(record.get("next", 0)) <= len(payers):
+                if not 0 <= (record.next or 0) <= len(payers):
                     self.add("invalid-extortion", "'next' points into the payer queue", "extortion", "next")
-                if not record.get("collected"):
+                if not record.collected:
                     self.add(
                         "invalid-extortion",
                         "payers are asked only after the 5 spice are collected",
@@ -122,7 +122,7 @@ class MoritaniChecks(Checker):
                         "payers",
                     )
         pending = self.s.pending
-        steps = list(mentat.get("steps", ())) if mentat is not None else []
+        steps = list(mentat.steps) if mentat is not None else []
         if any(step not in _MENTAT_STEPS for step in steps):
             self.add("invalid-mentat", "Mentat steps are terror-placement and extortion-payment", "mentat", "steps")
         if mentat is not None and self.s.phase is not Phase.MENTAT_PAUSE:
@@ -139,11 +139,11 @@ class MoritaniChecks(Checker):
                     "decision-out-of-step", f"the Mentat Pause is not waiting for {pending.type}", "pending", "type"
                 )
             elif pending.type == DecisionType.EXTORTION_PAYMENT:
-                payers = list(record.get("payers") or ()) if record is not None else []
-                index = int(record.get("next", 0)) if record is not None else 0
-                if record is None or index >= len(payers) or pending.player != payers[index]:
+                queue = list(record.payers or ()) if record is not None else []
+                index = record.next or 0 if record is not None else 0
+                if record is None or index >= len(queue) or pending.player != queue[index]:
                     self.add("wrong-decider", "the payer asked is the queue's next faction", "pending", "player")
-                elif pending.get("token") != record.get("token"):
+                elif pending.get("token") != record.token:
                     self.add("decision-mismatch", "'token' must be the Extortion record's", "pending", "token")
                 elif pending.get("amount") != PAYMENT or pending.get("owner") != FactionId.MORITANI:
                     self.add("decision-mismatch", "the payment is 3 spice to Moritani", "pending", "amount")
@@ -162,14 +162,14 @@ class MoritaniChecks(Checker):
         battle = self.s.battle
         assert decision is not None
         resolution = battle.resolution if battle is not None else None
-        record = resolution.get("retention") if resolution is not None else None
-        steps = list(resolution.get("steps", ())) if resolution is not None else []
+        record = resolution.retention if resolution is not None else None
+        steps = list(resolution.steps) if resolution is not None else []
         if record is None or not steps or steps[0] != decision.type:
             self.add("decision-out-of-step", f"no resolved battle is waiting for {decision.type}", "pending", "type")
             return
         if decision.type == DecisionType.MORITANI_RETENTION:
-            used = set(resolution.get("used_cards") or ()) if resolution is not None else set()
-            by_traitor = bool(resolution.get("decided_by_traitor")) if resolution is not None else False
+            used = set(resolution.used_cards or ()) if resolution is not None else set()
+            by_traitor = bool(resolution.decided_by_traitor) if resolution is not None else False
             for i, card in enumerate(decision.get("eligible") or ()):
                 if self.cat.cards.get(card_kind(card)) is not None and not can_retain_battle_card(
                     card, used=card in used, decided_by_traitor=by_traitor
@@ -177,10 +177,10 @@ class MoritaniChecks(Checker):
                     self.add("card-not-eligible", f"{card} could not be kept by a winner", "pending", "eligible", i)
             for key in ("player", "played", "eligible"):
                 value = decision.player if key == "player" else list(decision.get(key) or ())
-                if value != (record.get(key) if key == "player" else list(record.get(key) or ())):
+                if value != (record.player if key == "player" else list(getattr(record, key))):
                     self.add("decision-mismatch", f"'{key}' differs from the battle's retention record", "pending", key)
         else:
-            responders = list(record.get("responders") or ())
+            responders = list(record.responders)
             if not responders or decision.player != responders[0] or decision.player == FactionId.MORITANI:
                 self.add(
                     "wrong-decider", "the next faction in storm order (never Moritani) answers", "pending", "player"
@@ -189,7 +189,7 @@ class MoritaniChecks(Checker):
                 self.add(
                     "decision-mismatch", "'eligible' must be the Karama cards the decider holds", "pending", "eligible"
                 )
-            if decision.get("card") != record.get("card") or record.get("card") is None:
+            if decision.get("card") != record.card or record.card is None:
                 self.add("decision-mismatch", "'card' differs from the declared card", "pending", "card")
 
     def retention_decision(self) -> None:
@@ -229,8 +229,8 @@ class MoritaniChecks(Checker):
         assert decision is not None
         battle = self.s.battle
         resolution = battle.resolution if battle is not None else None
-        steps = list(resolution.get("steps", ())) if resolution is not None else []
-        if resolution is None or not steps or steps[0] != decision.type or resolution.get("loser") != "moritani":
+        steps = list(resolution.steps) if resolution is not None else []
+        if resolution is None or not steps or steps[0] != decision.type or resolution.loser != "moritani":
             self.add(
                 "decision-out-of-step",
                 "no battle Moritani lost is waiting for its special Karama",
@@ -241,8 +241,8 @@ class MoritaniChecks(Checker):
             self.add("wrong-decider", "the special Karama is Moritani's", "pending", "player")
         else:
             moritani = self.s.factions.get(FactionId.MORITANI.value)
-            winner_plan = battle.plans.get(str(resolution.get("winner"))) if battle is not None else None
-            in_plan = set(forceable_cards(self.wire, str(resolution.get("winner")))) if winner_plan else set()
+            winner_plan = battle.plans.get(str(resolution.winner)) if battle is not None else None
+            in_plan = set(forceable_cards(self.wire, str(resolution.winner))) if winner_plan else set()
             if not self.s.ruleset.advanced or moritani is None or moritani.special_karama_used:
                 self.add("not-available", "the special Karama is an unspent advanced power", "pending", "type")
             elif list(decision.get("karama") or ()) != special_karama_cards(self.wire):

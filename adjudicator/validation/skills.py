@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
+from adjudicator.core.records import RihaniRecord, SandmasterRecord
 from adjudicator.core.vocabulary import DecisionType
 from adjudicator.rules.skills import sandmaster_piles, unused_traitor_cards
 from adjudicator.validation.base import Checker
@@ -39,14 +40,14 @@ class SkillChecks(Checker):
         if current is None:
             return
         battle, resolution = current
-        record = resolution.get(SKILL_STEPS[decision.type]) or {}
-        if decision.player != resolution.get("winner"):
+        record = getattr(resolution, SKILL_STEPS[decision.type])
+        if decision.player != resolution.winner:
             self.add("wrong-decider", "the battle's winner makes this decision", "pending", "player")
         keys: tuple[str, ...] = ("sectors",) if decision.type == DecisionType.SANDMASTER_PILE else ("eligible",)
         if decision.type == DecisionType.RIHANI_EXCHANGE:
             keys = ("eligible", "drawn")
         for key in keys:
-            if list(decision.get(key) or ()) != list(record.get(key) or ()):
+            if list(decision.get(key) or ()) != list(getattr(record, key, None) or ()):
                 self.add("decision-mismatch", f"'{key}' must be the battle record's", "pending", key)
         if decision.type == DecisionType.SANDMASTER_PILE and decision.get("territory") != battle.territory:
             self.add("decision-mismatch", f"'territory' must be {battle.territory!r}", "pending", "territory")
@@ -59,15 +60,17 @@ class SkillChecks(Checker):
         resolution = battle.resolution if battle is not None else None
         if battle is None or resolution is None:
             return
-        steps = list(resolution.get("steps", ()))
-        winner = resolution.get("winner")
+        steps = list(resolution.steps)
+        winner = resolution.winner
         where = ("battle", "resolution")
         for step, key in (
             (DecisionType.SANDMASTER_PILE, "sandmaster"),
             (DecisionType.RIHANI_DRAW_OFFER, "rihani"),
         ):
             wanted = step in steps or (key == "rihani" and DecisionType.RIHANI_EXCHANGE in steps)
-            record = resolution.get(key)
+            record: SandmasterRecord | RihaniRecord | None = (
+                resolution.sandmaster if key == "sandmaster" else resolution.rihani
+            )
             if wanted != (record is not None):
                 self.add(
                     "record-out-of-step",
@@ -78,12 +81,12 @@ class SkillChecks(Checker):
                 continue
             if record is None:
                 continue
-            if record.get("player") != winner:
+            if record.player != winner:
                 self.add("wrong-decider", "the record belongs to the battle's winner", *where, key, "player")
                 continue
-            if key == "sandmaster":
+            if isinstance(record, SandmasterRecord):
                 piles = {p["sector"] for p in sandmaster_piles(self.wire, battle.territory)}
-                sectors = list(record.get("sectors") or ())
+                sectors = list(record.sectors)
                 if len(sectors) < 2 or len(set(sectors)) != len(sectors) or not set(sectors) <= piles:
                     self.add(
                         "decision-mismatch",
@@ -96,7 +99,7 @@ class SkillChecks(Checker):
             if str(winner) not in self.s.factions:
                 continue
             held = set(unused_traitor_cards(self.wire, str(winner)))
-            eligible = list(record.get("eligible") or ())
+            eligible = list(record.eligible)
             if not eligible or not set(eligible) <= held:
                 self.add(
                     "decision-mismatch",
@@ -106,7 +109,7 @@ class SkillChecks(Checker):
                     key,
                     "eligible",
                 )
-            drawn = list(record.get("drawn") or ())
+            drawn = list(record.drawn)
             deck = self.s.traitor_deck
             if DecisionType.RIHANI_EXCHANGE in steps:
                 if len(drawn) != 2:

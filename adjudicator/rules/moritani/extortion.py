@@ -349,7 +349,7 @@ def payment_options(snapshot: Snapshot, decision: Decision) -> list[dict[str, An
 
 def order_conflict(snapshot: Snapshot, interpretations: Mapping[str, str]) -> Violation | None:
     """A request continuing the Mentat Pause cannot choose another order than the one it began with."""
-    stored = (snapshot.mentat or {}).get("order")
+    stored = snapshot.mentat.order if snapshot.mentat is not None else None
     chosen = interpretations.get(ORDER_QUESTION)
     if stored is None or chosen is None or chosen == stored:
         return None

@@ -219,14 +219,14 @@ def cancel_retention(state: NextSnapshot, faction: str, karama: str) -> None:
 def reserved_cards(snapshot: Snapshot) -> tuple[str | None, list[str]]:
     """The faction whose played cards are reserved for its retention choice, and those cards."""
     battle = snapshot.battle
-    record = battle.resolution.get("retention") if battle is not None and battle.resolution is not None else None
-    if not record:
+    record = battle.resolution.retention if battle is not None and battle.resolution is not None else None
+    if record is None:
         return None, []
-    owner = record.get("player")
+    owner = record.player
     plan = battle.plans.get(owner or "") if battle is not None else None
     in_plan = set(plan.cards) if plan is not None else set()
     # reserved while they wait in the plan for the choice; settled cards are ordinary cards again
-    return owner, [c for c in record.get("played") or () if c in in_plan]
+    return owner, [c for c in record.played if c in in_plan]
 
 
 @rule("moritani.retention.reserved")

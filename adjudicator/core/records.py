@@ -1,0 +1,200 @@
+"""The records a snapshot carries between steps, as frozen values built once from the wire.
+
+A resolved battle keeps what it decided and the cleanup steps still to come (`Resolution`, with
+Moritani's retention, the Semuta batches, a Sandmaster's pile and a Rihani exchange); Moritani's
+revealed Extortion and the Mentat Pause keep theirs. Each record reads its wire mapping once
+(`from_wire`) and writes it back (`to_wire`) key for key: an optional key the wire carries, even as
+`null`, is kept (`given`), one it lacks stays absent, so a snapshot round-trips unchanged.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields, replace
+from typing import Any, ClassVar, Self
+
+from adjudicator.core.vocabulary import BattleResult
+
+
+def _strings(value: Any) -> tuple[str, ...]:
+    # the wire schema checked the items; they are kept as given (validation reports the odd ones)
+    return tuple(value)
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """Base of the wire records: required keys always written, optional ones when `given`."""
+
+    given: frozenset[str] = field(default=frozenset(), kw_only=True, compare=False, repr=False)
+
+    # key -> how the wire value becomes the field's value (plain values need none)
+    READ: ClassVar[Mapping[str, Any]] = {}
+    # the optional keys, in wire order after the required ones
+    OPTIONAL: ClassVar[tuple[str, ...]] = ()
+
+    @classmethod
+    def from_wire(cls, raw: Mapping[str, Any]) -> Self:
+        values: dict[str, Any] = {}
+        for f in fields(cls):
+            if f.name == "given" or f.name not in raw:
+                continue
+            value = raw[f.name]
+            read = cls.READ.get(f.name)
+            values[f.name] = value if value is None or read is None else read(value)
+        return cls(**values, given=frozenset(k for k in cls.OPTIONAL if k in raw))
+
+    def to_wire(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for f in fields(self):
+            if f.name == "given" or (f.name in self.OPTIONAL and f.name not in self.given):
+                continue
+            out[f.name] = _wire(getattr(self, f.name))
+        return out
+
+    def with_(self, **changes: Any) -> Self:
+        """A copy with `changes`; an optional key set this way is written from now on."""
+        return replace(self, **changes, given=self.given | (frozenset(changes) & frozenset(self.OPTIONAL)))
+
+    def without(self, *keys: str) -> Self:
+        """A copy that no longer carries the optional `keys`."""
+        cleared = {k: None for k in keys}
+        return replace(self, **cleared, given=self.given - frozenset(keys))
+
+
+def _wire(value: Any) -> Any:
+    if isinstance(value, Record):
+        return value.to_wire()
+    if isinstance(value, tuple):
+        return [_wire(v) for v in value]
+    return value
+
+
+@dataclass(frozen=True, slots=True)
+class RetentionRecord(Record):
+    """Moritani's defeated ally: the played cards it reserved, the eligible ones, the card it declared
+    (once declared) and the factions still to answer the Karama window."""
+
+    player: str
+    played: tuple[str, ...]
+    eligible: tuple[str, ...]
+    card: str | None = None
+    responders: tuple[str, ...] = ()
+
+    READ: ClassVar[Mapping[str, Any]] = {"played": _strings, "eligible": _strings, "responders": _strings}
+    OPTIONAL: ClassVar[tuple[str, ...]] = ("card",)
+
+
+@dataclass(frozen=True, slots=True)
+class SemutaBatch(Record):
+    """A fresh batch of discarded battle cards and the factions still to be asked about it."""
+
+    discarder: str
+    cards: tuple[str, ...]
+    responders: tuple[str, ...]
+
+    READ: ClassVar[Mapping[str, Any]] = {"cards": _strings, "responders": _strings}
+
+
+@dataclass(frozen=True, slots=True)
+class SandmasterRecord(Record):
+    """A winning Sandmaster's 3 spice, waiting for the winner to choose among the territory's piles."""
+
+    player: str
+    sectors: tuple[int | None, ...]
+
+    READ: ClassVar[Mapping[str, Any]] = {"sectors": tuple}
+
+
+@dataclass(frozen=True, slots=True)
+class RihaniRecord(Record):
+    """A Rihani Decipherer's draw: who draws, the cards it may give back, the two drawn (secret), and
+    whether the inspection of its normal effect follows the exchange."""
+
+    player: str
+    eligible: tuple[str, ...]
+    drawn: tuple[str, ...]
+    inspect_after: bool
+
+    READ: ClassVar[Mapping[str, Any]] = {"eligible": _strings, "drawn": _strings}
+
+
+def _batches(value: Any) -> tuple[SemutaBatch, ...]:
+    return tuple(SemutaBatch.from_wire(b) for b in value)
+
+
+@dataclass(frozen=True, slots=True)
+class Resolution(Record):
+    """What a resolved battle decided, kept while its cleanup steps remain (`steps`, in order)."""
+
+    result: BattleResult
+    winner: str | None
+    loser: str | None
+    decided_by_traitor: bool
+    steps: tuple[str, ...]
+    casualties: int | float | None = None
+    used_cards: tuple[str, ...] | None = None
+    capture: str | None = None
+    retention: RetentionRecord | None = None
+    sandmaster: SandmasterRecord | None = None
+    rihani: RihaniRecord | None = None
+    duke_in_capture_pool: bool | None = None
+    semuta: tuple[SemutaBatch, ...] | None = None
+
+    READ: ClassVar[Mapping[str, Any]] = {
+        "result": BattleResult,
+        "steps": _strings,
+        "used_cards": _strings,
+        "retention": RetentionRecord.from_wire,
+        "sandmaster": SandmasterRecord.from_wire,
+        "rihani": RihaniRecord.from_wire,
+        "semuta": _batches,
+    }
+    OPTIONAL: ClassVar[tuple[str, ...]] = (
+        "casualties",
+        "used_cards",
+        "capture",
+        "retention",
+        "sandmaster",
+        "rihani",
+        "duke_in_capture_pool",
+        "semuta",
+    )
+
+    def to_wire(self) -> dict[str, Any]:
+        out = Record.to_wire(self)
+        out["result"] = self.result.value
+        return out
+
+    @property
+    def step(self) -> str | None:
+        """The cleanup step now open, if any."""
+        return self.steps[0] if self.steps else None
+
+
+@dataclass(frozen=True, slots=True)
+class ExtortionRecord(Record):
+    """A revealed Extortion: its token, the 5 spice waiting in front of Moritani's shield until the
+    Mentat Pause, then the payer queue fixed as the payment window opens and the next payer."""
+
+    token: str
+    owner: str
+    turn: int
+    credit: int
+    collected: bool
+    payers: tuple[str, ...] | None = None
+    next: int | None = None
+
+    READ: ClassVar[Mapping[str, Any]] = {"payers": _strings}
+    OPTIONAL: ClassVar[tuple[str, ...]] = ("payers", "next")
+
+
+@dataclass(frozen=True, slots=True)
+class MentatPause(Record):
+    """The Mentat Pause under way: its remaining decisions, and the reading of extortion-mentat-order it
+    began under, when that question arose."""
+
+    steps: tuple[str, ...]
+    order: str | None = None
+
+    READ: ClassVar[Mapping[str, Any]] = {"steps": _strings}
+    OPTIONAL: ClassVar[tuple[str, ...]] = ("order",)
