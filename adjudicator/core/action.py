@@ -64,7 +64,7 @@ class Rules(Protocol):
 
     def is_self_contained(self, decision_type: str) -> bool: ...
 
-    def step_decision(self, step: str, wire: dict[str, Any]) -> dict[str, Any]: ...
+    def step_decision(self, step: str, state: Any) -> dict[str, Any]: ...
 
     def implemented_choices(self, question_id: str) -> tuple[str, ...]: ...
 
@@ -89,5 +89,6 @@ class Context:
 
 Handler = Callable[[Snapshot, Action, Context], Adjudication]
 OptionLister = Callable[[Snapshot, Decision], list[dict[str, Any]]]
-# builds the pending decision of a battle's next cleanup step from the wire snapshot
-StepBuilder = Callable[[dict[str, Any]], dict[str, Any]]
+# builds the pending decision of a battle's next cleanup step from the working state (typed `Any`
+# here: the working state, `adjudicator.rules.state.NextSnapshot`, lives with the rules)
+StepBuilder = Callable[[Any], dict[str, Any]]

@@ -144,5 +144,6 @@ class Rulebook:
         kind = self.decisions.get(decision_type)
         return kind is not None and kind.self_contained
 
-    def step_decision(self, step: str, wire: dict[str, Any]) -> dict[str, Any]:
-        return self.steps[step](wire)
+    def step_decision(self, step: str, state: Any) -> dict[str, Any]:
+        """The decision that opens cleanup step `step` of the working state's battle."""
+        return self.steps[step](state)

@@ -38,7 +38,8 @@ def cash_in(state: NextSnapshot, karama: str, cards: list[str]) -> int:
     return PRICE * len(cards)
 
 
-def _refreshed_decision(wire: dict[str, Any], context: Context) -> dict[str, Any] | None:
+def _refreshed_decision(state: NextSnapshot, context: Context) -> dict[str, Any] | None:
+    wire = state.wire  # STEPWIRE
     """The open decision rebuilt from the new hands: a window or Semuta opportunity may have named a card
     CHOAM has just cashed in."""
     pending = wire.get("pending")
@@ -46,7 +47,7 @@ def _refreshed_decision(wire: dict[str, Any], context: Context) -> dict[str, Any
         return None
     battle = wire.get("battle")
     if battle is not None and battle.get("resolution") and battle["resolution"].get("steps"):
-        return context.rulebook.step_decision(battle["resolution"]["steps"][0], wire)
+        return context.rulebook.step_decision(battle["resolution"]["steps"][0], state)
     if pending.get("type") == DecisionType.DUKE_VIDAL_KARAMA.value:
         return {**pending, "eligible": _karama_cards(wire, pending["player"])}
     return dict(pending)
@@ -93,7 +94,7 @@ def choam_cash_in(snapshot: Snapshot, action: Action, context: Context, trace: T
         return illegal(snapshot, problems, trace, context)
     state = NextSnapshot(snapshot)
     paid = cash_in(state, str(karama), cards)
-    pending = _refreshed_decision(state.wire, context)
+    pending = _refreshed_decision(state, context)
     state.wire["pending"] = pending
     following = Snapshot.from_dict(state.wire)
     outcome = {

@@ -156,7 +156,8 @@ def harkonnen_leaderless(state: NextSnapshot) -> bool:
     )
 
 
-def _capture_decision(wire: dict[str, Any]) -> dict[str, Any]:
+def _capture_decision(state: NextSnapshot) -> dict[str, Any]:
+    wire = state.wire  # STEPWIRE
     battle = wire["battle"]
     resolution = battle["resolution"]
     return {

@@ -72,7 +72,8 @@ def queue_opportunities(state: NextSnapshot) -> None:
             steps.insert(0, DecisionType.SEMUTA_OPPORTUNITY.value)
 
 
-def _decision(wire: dict[str, Any]) -> dict[str, Any]:
+def _decision(state: NextSnapshot) -> dict[str, Any]:
+    wire = state.wire  # STEPWIRE
     head = wire["battle"]["resolution"]["semuta"][0]
     responder = head["responders"][0]
     return {

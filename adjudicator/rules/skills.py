@@ -217,7 +217,8 @@ def sandmaster_step(
     return {"player": winner, "sectors": sorted(p["sector"] for p in piles)}
 
 
-def _pile_decision(wire: dict[str, Any]) -> dict[str, Any]:
+def _pile_decision(state: NextSnapshot) -> dict[str, Any]:
+    wire = state.wire  # STEPWIRE
     record = wire["battle"]["resolution"]["sandmaster"]
     return {
         "type": DecisionType.SANDMASTER_PILE.value,
@@ -348,7 +349,8 @@ def _record(wire: dict[str, Any]) -> dict[str, Any]:
     return record
 
 
-def _draw_decision(wire: dict[str, Any]) -> dict[str, Any]:
+def _draw_decision(state: NextSnapshot) -> dict[str, Any]:
+    wire = state.wire  # STEPWIRE
     record = _record(wire)
     return {
         "type": DecisionType.RIHANI_DRAW_OFFER.value,
@@ -357,7 +359,8 @@ def _draw_decision(wire: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _exchange_decision(wire: dict[str, Any]) -> dict[str, Any]:
+def _exchange_decision(state: NextSnapshot) -> dict[str, Any]:
+    wire = state.wire  # STEPWIRE
     record = _record(wire)
     return {
         "type": DecisionType.RIHANI_EXCHANGE.value,

@@ -1,24 +1,55 @@
-"""The state a battle leaves behind while its cleanup decisions are open.
+"""The working state of a ruling: the next snapshot being built, changed only through named methods.
 
-`NextSnapshot` is a working copy of the wire snapshot that records an event for every change; the
-helpers open the next cleanup decision (or clear the battle) and build the ruling objects shared by
-`resolve-battle` and each continuation action.
+`NextSnapshot` starts as a copy of the request's snapshot and records an event for every change; a
+rule reads typed values from it (records, ids, counts) and changes it by calling its methods, never by
+indexing the wire mapping it keeps. The battle's cleanup steps run in the order `CLEANUP_ORDER`
+declares; `finish` opens the next one (or clears the battle) and builds the resolved ruling.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from types import MappingProxyType
 from typing import Any
 
 from adjudicator.core.action import Context, Rules
 from adjudicator.core.catalog import catalog
+from adjudicator.core.records import Resolution
 from adjudicator.core.results import Adjudication, NextStep, Provenance, rulings_of
 from adjudicator.core.rulebook import RuleModule
 from adjudicator.core.snapshot import Decision, Snapshot
 from adjudicator.core.tracing import rule
-from adjudicator.core.vocabulary import DUKE, FactionId, LeaderStatus, RulingStatus
+from adjudicator.core.vocabulary import DUKE, DecisionType, FactionId, LeaderStatus, RulingStatus
 
 AWAKENING_LOSSES = 7
+
+# The cleanup steps of a resolved battle, in the order they are taken, each only when it has a choice
+# (base rulebook pp.10-11 for the winner's casualties and cards; the expansion steps after them, as
+# the rules register's cleanup-order entries state). A step may hand over to its follow-up in place,
+# and a Semuta opportunity interrupts whichever step is next.
+CLEANUP_ORDER: tuple[str, ...] = (
+    DecisionType.BATTLE_CASUALTIES.value,
+    DecisionType.MORITANI_SPECIAL_KARAMA.value,
+    DecisionType.WINNER_CARDS.value,
+    DecisionType.SANDMASTER_PILE.value,
+    DecisionType.RIHANI_DRAW_OFFER.value,
+    DecisionType.MORITANI_RETENTION.value,
+    DecisionType.HARKONNEN_CAPTURE.value,
+    DecisionType.FACE_DANCER_REVEAL.value,
+)
+FOLLOW_UPS: Mapping[str, str] = MappingProxyType(
+    {
+        DecisionType.MORITANI_RETENTION.value: DecisionType.RETENTION_KARAMA.value,
+        DecisionType.RIHANI_DRAW_OFFER.value: DecisionType.RIHANI_EXCHANGE.value,
+    }
+)
+INTERRUPTS: tuple[str, ...] = (DecisionType.SEMUTA_OPPORTUNITY.value,)
+
+
+def in_cleanup_order(steps: Iterable[str]) -> list[str]:
+    """The given cleanup steps in the declared order."""
+    wanted = set(steps)
+    return [step for step in CLEANUP_ORDER if step in wanted]
 
 
 def _duke_history(duke: dict[str, Any]) -> dict[str, Any]:
@@ -56,6 +87,66 @@ class NextSnapshot:
 
     def event(self, kind: str, rule_id: str, /, **data: Any) -> None:
         self.events.append({"type": kind, **data, "rule": rule_id})
+
+    # the battle's resolution and its cleanup steps
+    @property
+    def resolution(self) -> Resolution:
+        """The resolved battle's record (the working copy holds a resolved battle)."""
+        return Resolution.from_wire(self.wire["battle"]["resolution"])
+
+    def set_resolution(self, record: Resolution) -> None:
+        self.wire["battle"]["resolution"] = record.to_wire()
+
+    def update_resolution(self, **changes: Any) -> Resolution:
+        """Change fields of the resolution record (an optional one set this way is kept from now on)."""
+        record = self.resolution.with_(**changes)
+        self.set_resolution(record)
+        return record
+
+    def clear_resolution(self, *keys: str) -> None:
+        """Drop optional records of the resolution (a finished Sandmaster or Rihani step)."""
+        self.set_resolution(self.resolution.without(*keys))
+
+    @property
+    def step(self) -> str | None:
+        """The cleanup step now open, if any."""
+        battle = self.wire["battle"]
+        if battle is None or battle.get("resolution") is None:
+            return None
+        steps = battle["resolution"]["steps"]
+        return str(steps[0]) if steps else None
+
+    def step_done(self) -> None:
+        """The open cleanup step is answered: the next one (if any) opens."""
+        self.wire["battle"]["resolution"]["steps"].pop(0)
+
+    def step_becomes(self, follow_up: str) -> None:
+        """The open step hands over to its follow-up in place (a retention to its Karama window)."""
+        self.wire["battle"]["resolution"]["steps"][0] = follow_up
+
+    def interrupt(self, step: str) -> None:
+        """Open `step` before whatever step is next, unless it is already open."""
+        steps = self.wire["battle"]["resolution"]["steps"]
+        if not steps or steps[0] != step:
+            steps.insert(0, step)
+
+    @property
+    def battle_territory(self) -> str:
+        return str(self.wire["battle"]["territory"])
+
+    def plan_card(self, faction: str, slot: str) -> str | None:
+        """The card still in a battle plan's slot (`cheap_hero`, `weapon`, `defense`)."""
+        card: str | None = self.wire["battle"]["plans"][faction][slot]
+        return card
+
+    # the open decision
+    @property
+    def pending(self) -> dict[str, Any] | None:
+        pending: dict[str, Any] | None = self.wire["pending"]
+        return pending
+
+    def set_pending(self, decision: dict[str, Any] | None) -> None:
+        self.wire["pending"] = decision
 
     # forces
     def forces_to_tanks(
@@ -172,16 +263,15 @@ class NextSnapshot:
         leaders[leader_id] = {"status": LeaderStatus.USED.value, **state, "territory": territory}
 
 
-def open_next_step(snapshot_wire: dict[str, Any], rulebook: Rules) -> dict[str, Any] | None:
+def open_next_step(state: NextSnapshot, rulebook: Rules) -> dict[str, Any] | None:
     """Set `pending` to the battle's next cleanup decision, or clear the battle when none remains."""
-    battle = snapshot_wire["battle"]
-    steps = battle["resolution"]["steps"]
-    if not steps:
-        snapshot_wire["battle"] = None
-        snapshot_wire["pending"] = None
+    step = state.step
+    if step is None:
+        state.wire["battle"] = None
+        state.set_pending(None)
         return None
-    decision = rulebook.step_decision(steps[0], snapshot_wire)
-    snapshot_wire["pending"] = decision
+    decision = rulebook.step_decision(step, state)
+    state.set_pending(decision)
     return decision
 
 
@@ -191,7 +281,7 @@ def finish(
     if state.batches and state.wire["battle"] is not None:
         for hook in context.rulebook.after_discards:
             hook(state)
-    decision = open_next_step(state.wire, context.rulebook)
+    decision = open_next_step(state, context.rulebook)
     # The working copy is already in wire form; the value objects are built only when listing the
     # options needs more than the decision itself.
     options: list[dict[str, Any]] = []

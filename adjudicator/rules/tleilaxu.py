@@ -89,7 +89,8 @@ def _winner_forces(wire: dict[str, Any], winner: str, territory: str) -> int:
     )
 
 
-def _face_dancer_decision(wire: dict[str, Any]) -> dict[str, Any]:
+def _face_dancer_decision(state: NextSnapshot) -> dict[str, Any]:
+    wire = state.wire  # STEPWIRE
     winner, leader = winner_leader(wire)
     territory = wire["battle"]["territory"]
     return {

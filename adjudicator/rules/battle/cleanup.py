@@ -69,7 +69,8 @@ def winner_card_options(snapshot: Snapshot, decision: Any) -> list[dict[str, Any
     ]
 
 
-def _casualties_decision(wire: dict[str, Any]) -> dict[str, Any]:
+def _casualties_decision(state: NextSnapshot) -> dict[str, Any]:
+    wire = state.wire  # STEPWIRE
     battle = wire["battle"]
     winner = battle["resolution"]["winner"]
     return {
@@ -80,7 +81,8 @@ def _casualties_decision(wire: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _winner_cards_decision(wire: dict[str, Any]) -> dict[str, Any]:
+def _winner_cards_decision(state: NextSnapshot) -> dict[str, Any]:
+    wire = state.wire  # STEPWIRE
     battle = wire["battle"]
     winner = battle["resolution"]["winner"]
     eligible = [c for c in (battle["plans"][winner][s] for s in ("weapon", "defense")) if c]

@@ -115,7 +115,8 @@ def initial_batch(choice: str) -> bool:
     return choice == "split-batches"
 
 
-def _retention_decision(wire: dict[str, Any]) -> dict[str, Any]:
+def _retention_decision(state: NextSnapshot) -> dict[str, Any]:
+    wire = state.wire  # STEPWIRE
     record = wire["battle"]["resolution"]["retention"]
     return {
         "type": DecisionType.MORITANI_RETENTION.value,
@@ -126,7 +127,8 @@ def _retention_decision(wire: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _window_decision(wire: dict[str, Any]) -> dict[str, Any]:
+def _window_decision(state: NextSnapshot) -> dict[str, Any]:
+    wire = state.wire  # STEPWIRE
     record = wire["battle"]["resolution"]["retention"]
     responder = record["responders"][0]
     return {

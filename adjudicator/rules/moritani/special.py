@@ -63,7 +63,8 @@ def compulsory_discards_first() -> None:
     a winner may ordinarily keep (question moritani-special-karama-precedence, default compulsory-first)."""
 
 
-def _decision(wire: dict[str, Any]) -> dict[str, Any]:
+def _decision(state: NextSnapshot) -> dict[str, Any]:
+    wire = state.wire  # STEPWIRE
     battle = wire["battle"]
     winner = battle["resolution"]["winner"]
     return {
