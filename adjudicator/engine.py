@@ -58,6 +58,8 @@ def adjudicate(
     """Rule on one proposed action against a consistent snapshot."""
     rules = rulebook()
     ruling = _adjudicate(snapshot, action, rules, interpretations, viewer)
+    if ruling.provenance.rules_digest == rules.digest:
+        return ruling
     return replace(ruling, provenance=replace(ruling.provenance, rules_digest=rules.digest))
 
 
@@ -102,7 +104,7 @@ def _adjudicate(
                 tuple(hidden or unimplemented),
                 rulings_of(rule_ids),
                 (),
-                Provenance(MappingProxyType(chosen)),
+                Provenance(MappingProxyType(chosen), rules.digest),
             ),
             viewer,
         )
@@ -123,7 +125,7 @@ def _adjudicate(
         ),
         rulings=rulings_of(trace),
         alternatives=(),
-        provenance=Provenance(MappingProxyType(chosen)),
+        provenance=Provenance(MappingProxyType(chosen), rules.digest),
     )
     return for_viewer(ruling, viewer)
 

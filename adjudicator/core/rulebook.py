@@ -104,6 +104,9 @@ class Rulebook:
         missing = sorted(set(functions) - set(registers.rules))
         if missing:
             raise RegisterError(f"rule functions missing from the rules register: {missing}")
+        for rule_id, function in functions.items():
+            # the register is the claim's one home; help() on a rule function shows it from there
+            function.__doc__ = registers.rules[rule_id].claim
         return cls(
             handlers=MappingProxyType(handlers),
             decisions=MappingProxyType(decisions),

@@ -15,6 +15,11 @@ from adjudicator.core.tracing import Trace, tracing
 from adjudicator.core.vocabulary import RulingStatus
 
 
+def provenance_of(context: Context) -> Provenance:
+    """What produced an answer: the request's interpretations and the ruling rulebook's digest."""
+    return Provenance(MappingProxyType(dict(context.interpretations)), context.rulebook.digest)
+
+
 def resolved(
     outcome: Mapping[str, Any],
     decision: dict[str, Any] | None,
@@ -30,7 +35,7 @@ def resolved(
         violations=(),
         rulings=rulings_of(trace),
         alternatives=(),
-        provenance=Provenance(MappingProxyType(dict(context.interpretations))),
+        provenance=provenance_of(context),
     )
 
 
@@ -43,7 +48,7 @@ def unresolved(alternatives: Sequence[Alternative], trace: list[str], context: C
         (),
         rulings_of(trace),
         tuple(alternatives),
-        Provenance(MappingProxyType(dict(context.interpretations))),
+        provenance_of(context),
     )
 
 
@@ -56,7 +61,7 @@ def illegal(snapshot: Snapshot, violations: list[Violation], trace: list[str], c
         violations=tuple(violations),
         rulings=rulings_of(trace),
         alternatives=(),
-        provenance=Provenance(MappingProxyType(dict(context.interpretations))),
+        provenance=provenance_of(context),
     )
 
 

@@ -15,8 +15,9 @@ from typing import Any
 from adjudicator.core.action import Context, Rules
 from adjudicator.core.catalog import catalog
 from adjudicator.core.records import Resolution
-from adjudicator.core.results import Adjudication, NextStep, Provenance, rulings_of
+from adjudicator.core.results import Adjudication, NextStep, rulings_of
 from adjudicator.core.rulebook import RuleModule
+from adjudicator.core.rulings import provenance_of
 from adjudicator.core.snapshot import Decision, Snapshot
 from adjudicator.core.tracing import rule
 from adjudicator.core.vocabulary import DUKE, DecisionType, FactionId, LeaderStatus, RulingStatus
@@ -297,7 +298,7 @@ def finish(
         violations=(),
         rulings=rulings_of(trace),
         alternatives=(),
-        provenance=Provenance(MappingProxyType(dict(context.interpretations))),
+        provenance=provenance_of(context),
     )
 
 
