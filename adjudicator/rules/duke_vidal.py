@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Mapping
+from dataclasses import replace
 from types import MappingProxyType
 from typing import Any
 
@@ -40,7 +41,7 @@ from adjudicator.core.vocabulary import (
 )
 from adjudicator.rules.battle.preconditions import STORM_QUESTION, _sector_groups, storm_sector_battle
 from adjudicator.rules.moritani.retention import _karama_cards
-from adjudicator.rules.state import NextSnapshot
+from adjudicator.rules.state import NextSnapshot, duke_in_custody
 
 
 @rule("duke-vidal.acquisition.battle-eligibility")
@@ -195,20 +196,17 @@ def ally_battle_involves_ecaz(choice: str) -> bool:
 
 
 def _answer(
-    snapshot: Snapshot,
-    wire: dict[str, Any],
-    events: list[dict[str, Any]],
+    state: NextSnapshot,
     summary: dict[str, Any],
     decision: dict[str, Any] | None,
     trace: list[str],
     context: Context,
 ) -> Adjudication:
-    wire["pending"] = decision
+    state.set_pending(decision)
     if decision is None:
-        wire["phase"] = Phase.BATTLE.value
-    options = context.rulebook.options(Snapshot.from_dict(wire)) if decision is not None else []
-    outcome = {"summary": {"duke_vidal": summary}, "events": events, "snapshot": wire}
-    return resolved(outcome, decision, options, trace, context)
+        state.enter_phase(Phase.BATTLE)
+    options = context.rulebook.options(state.as_snapshot()) if decision is not None else []
+    return resolved(state.outcome({"duke_vidal": summary}), decision, options, trace, context)
 
 
 @ruled()
@@ -231,15 +229,7 @@ def end_shipment_movement(snapshot: Snapshot, action: Action, context: Context, 
     state = NextSnapshot(snapshot)
     moritani_playing = MORITANI in snapshot.factions and "ecaz-moritani" in snapshot.ruleset.expansions
     if not moritani_playing or snapshot.duke_vidal is None:
-        return _answer(
-            snapshot,
-            state.wire,
-            state.events,
-            {"eligible": False, "qualifying_battles": [], "reasons": []},
-            None,
-            trace,
-            context,
-        )
+        return _answer(state, {"eligible": False, "qualifying_battles": [], "reasons": []}, None, trace, context)
     duke = snapshot.duke_vidal
     open_questions: list[tuple[str, tuple[str, ...]]] = []
     if duke.status is DukeStatus.CAPTURED and CUSTODY_QUESTION not in context.interpretations:
@@ -252,20 +242,21 @@ def end_shipment_movement(snapshot: Snapshot, action: Action, context: Context, 
         alternatives = [
             Alternative(
                 MappingProxyType(dict(chosen)),
-                _acquisition_outcome(snapshot, {**context.interpretations, **dict(chosen)}),
+                _acquisition_outcome(snapshot, {**context.interpretations, **dict(chosen)})[1],
                 Evidence.PROVISIONAL_ORDERING,
             )
             for chosen in combinations
         ]
         return unresolved(alternatives, trace, context)
-    outcome = _acquisition_outcome(snapshot, context.interpretations)
-    decision = outcome["snapshot"]["pending"]
-    options = context.rulebook.options(Snapshot.from_dict(outcome["snapshot"])) if decision is not None else []
+    state, outcome = _acquisition_outcome(snapshot, context.interpretations)
+    decision = state.pending
+    options = context.rulebook.options(state.as_snapshot()) if decision is not None else []
     return resolved(outcome, decision, options, trace, context)
 
 
-def _acquisition_outcome(snapshot: Snapshot, interpretations: Mapping[str, str]) -> dict[str, Any]:
-    """The check's outcome (summary, events, next snapshot) under the given readings of open questions."""
+def _acquisition_outcome(snapshot: Snapshot, interpretations: Mapping[str, str]) -> tuple[NextSnapshot, dict[str, Any]]:
+    """The check's next state and outcome (summary, events, next snapshot) under the given readings of
+    open questions."""
     state = NextSnapshot(snapshot)
     duke = snapshot.duke_vidal
     custody_choice = interpretations.get(CUSTODY_QUESTION) if duke and duke.status is DukeStatus.CAPTURED else None
@@ -281,10 +272,10 @@ def _acquisition_outcome(snapshot: Snapshot, interpretations: Mapping[str, str])
         holder = duke.controller if duke.status is DukeStatus.HELD else duke.by
         decision = {"type": DecisionType.DUKE_VIDAL_ACQUISITION.value, "player": MORITANI, "owner": holder}
         state.event("duke-vidal-available", "duke-vidal.acquisition.two-strongholds", holder=holder)
-    state.wire["pending"] = decision
+    state.set_pending(decision)
     if decision is None:
-        state.wire["phase"] = Phase.BATTLE.value
-    return {"summary": {"duke_vidal": summary}, "events": state.events, "snapshot": state.wire}
+        state.enter_phase(Phase.BATTLE)
+    return state, state.outcome({"duke_vidal": summary})
 
 
 def acquisition_options(snapshot: Snapshot, decision: Decision) -> list[dict[str, Any]]:
@@ -294,35 +285,36 @@ def acquisition_options(snapshot: Snapshot, decision: Decision) -> list[dict[str
     ]
 
 
-def _window_decision(wire: dict[str, Any], responders: list[str]) -> dict[str, Any]:
+def _window_decision(state: NextSnapshot, responders: list[str]) -> dict[str, Any]:
     """The Karama window's decision for the next faction asked, the others queued behind it."""
     return {
         "type": DecisionType.DUKE_VIDAL_KARAMA.value,
         "player": responders[0],
         "owner": MORITANI,
         "responders": responders[1:],
-        "eligible": _karama_cards(wire, responders[0]),
+        # the retention module's helper still reads the wire form
+        "eligible": _karama_cards(state.wire, responders[0]),
     }
 
 
-def _responders(wire: dict[str, Any]) -> list[str]:
+def _responders(snapshot: Snapshot) -> list[str]:
     """Every faction but Moritani is asked, holder or not, so the window reveals nobody's hand."""
-    return [f for f in wire["storm_order"] if f != MORITANI]
+    return [f for f in snapshot.storm_order if f != MORITANI]
 
 
 @rule("duke-vidal.acquisition.take")
-def take_duke(wire: dict[str, Any], events: list[dict[str, Any]], turn: int) -> None:
+def take_duke(state: NextSnapshot, turn: int) -> None:
     """Moritani takes Duke Vidal from whoever controls him and holds him for one battle."""
-    previous = wire["duke_vidal"]
-    history = {"deaths": previous["deaths"]} if previous.get("deaths") else {}
-    wire["duke_vidal"] = {"status": DukeStatus.HELD.value, "controller": MORITANI, "acquired_turn": turn, **history}
-    events.append(
-        {
-            "type": "duke-vidal-acquired",
-            "by": MORITANI,
-            "from": previous.get("controller") or previous.get("by"),  # a holder, or a captor
-            "rule": "duke-vidal.acquisition.take",
-        }
+    previous = state.duke
+    assert previous is not None, "a Duke Vidal to take"
+    # his deaths carry over; the turn taken is this one
+    state.set_duke(replace(duke_in_custody(previous, DukeStatus.HELD, MORITANI), acquired_turn=turn))
+    # from a holder, or a captor
+    state.event(
+        "duke-vidal-acquired",
+        "duke-vidal.acquisition.take",
+        by=MORITANI,
+        **{"from": previous.controller or previous.by},
     )
 
 
@@ -349,36 +341,27 @@ def answer_acquisition(snapshot: Snapshot, action: Action, context: Context, tra
         if problem is not None:
             return illegal(snapshot, [problem], trace, context)
     if action.type is ActionType.DECLINE_DUKE_VIDAL:
-        return _answer(snapshot, state.wire, state.events, {"acquired": False}, None, trace, context)
-    responders = karama_window(state.wire)
+        return _answer(state, {"acquired": False}, None, trace, context)
+    responders = karama_window(snapshot)
     if responders:
-        decision = _window_decision(state.wire, responders)
-        return _answer(snapshot, state.wire, state.events, {"declared": True}, decision, trace, context)
-    take_duke(state.wire, state.events, snapshot.turn)
-    return _answer(snapshot, state.wire, state.events, {"acquired": True}, None, trace, context)
+        decision = _window_decision(state, responders)
+        return _answer(state, {"declared": True}, decision, trace, context)
+    take_duke(state, snapshot.turn)
+    return _answer(state, {"acquired": True}, None, trace, context)
 
 
 @rule("duke-vidal.acquisition.karama")
-def karama_window(wire: dict[str, Any]) -> list[str]:
+def karama_window(snapshot: Snapshot) -> list[str]:
     """A Karama may prevent Moritani acquiring Duke Vidal: every other faction is asked, in storm order,
     before custody changes."""
-    return _responders(wire)
+    return _responders(snapshot)
 
 
 @rule("duke-vidal.acquisition.prevented")
-def prevent(wire: dict[str, Any], events: list[dict[str, Any]], faction: str, card: str) -> None:
+def prevent(state: NextSnapshot, faction: str, card: str) -> None:
     """A Karama played against the acquisition is spent; the Duke stays where he was."""
-    wire["factions"][faction]["hand"].remove(card)
-    wire["discard"].append(card)
-    events.append(
-        {
-            "type": "card-discarded",
-            "faction": faction,
-            "card": card,
-            "karama": True,
-            "rule": "duke-vidal.acquisition.prevented",
-        }
-    )
+    state.discard_from_hand(faction, card)
+    state.event("card-discarded", "duke-vidal.acquisition.prevented", faction=faction, card=card, karama=True)
 
 
 @ruled()
@@ -402,25 +385,17 @@ def answer_karama(snapshot: Snapshot, action: Action, context: Context, trace: T
         )
     state = NextSnapshot(snapshot)
     if action.type is ActionType.KARAMA_CANCEL:
-        prevent(state.wire, state.events, str(action.player), str(action.fields["card"]))
-        return _answer(
-            snapshot,
-            state.wire,
-            state.events,
-            {"acquired": False, "prevented_by": action.player},
-            None,
-            trace,
-            context,
-        )
+        prevent(state, str(action.player), str(action.fields["card"]))
+        return _answer(state, {"acquired": False, "prevented_by": action.player}, None, trace, context)
     rest = list(pending.get("responders") or ())
     problem = captive_take_violation(snapshot, context)
     if problem is not None:
         return illegal(snapshot, [problem], trace, context)
     if rest:
-        decision = _window_decision(state.wire, rest)
-        return _answer(snapshot, state.wire, state.events, {"declared": True}, decision, trace, context)
-    take_duke(state.wire, state.events, snapshot.turn)
-    return _answer(snapshot, state.wire, state.events, {"acquired": True}, None, trace, context)
+        decision = _window_decision(state, rest)
+        return _answer(state, {"declared": True}, decision, trace, context)
+    take_duke(state, snapshot.turn)
+    return _answer(state, {"acquired": True}, None, trace, context)
 
 
 def karama_options(snapshot: Snapshot, decision: Decision) -> list[dict[str, Any]]:

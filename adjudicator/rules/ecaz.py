@@ -12,6 +12,7 @@ cannot arise here: no faction but Ecaz may revive him, so he is never a foreign 
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from adjudicator.core.action import Action, Context
@@ -22,7 +23,7 @@ from adjudicator.core.snapshot import Snapshot
 from adjudicator.core.tracing import Trace, rule
 from adjudicator.core.vocabulary import DUKE, ECAZ, TLEILAXU, ActionType, DukeStatus, Phase
 from adjudicator.rules.revival import duke_joins_ecaz, duke_revival
-from adjudicator.rules.state import NextSnapshot
+from adjudicator.rules.state import NextSnapshot, duke_in_custody
 
 
 @rule("ecaz.ambassador.trigger")
@@ -116,10 +117,6 @@ def lend_violation(snapshot: Snapshot) -> Violation | None:
     return None
 
 
-def _history(duke: dict[str, Any]) -> dict[str, Any]:
-    return {k: duke[k] for k in ("acquired_turn", "deaths") if duke.get(k)}
-
-
 @ruled()
 def trigger_ecaz_ambassador(snapshot: Snapshot, action: Action, context: Context, trace: Trace) -> Adjudication:
     problems = trigger_violations(snapshot, action)
@@ -144,32 +141,24 @@ def trigger_ecaz_ambassador(snapshot: Snapshot, action: Action, context: Context
         return illegal(snapshot, problems, trace, context)
     state = NextSnapshot(snapshot)
     territory = str(action.fields["territory"])
-    state.wire["ambassadors"] = [
-        a for a in state.wire.get("ambassadors", ()) if not (a["token"] == ECAZ and a["territory"] == territory)
-    ]
+    state.remove_ambassador(ECAZ, territory)
     state.event("ambassador-triggered", "ecaz.ambassador.trigger", token=ECAZ, territory=territory, entrant=entrant)
     summary: dict[str, Any] = {"token": ECAZ, "territory": territory, "entrant": entrant, "effect": effect}
-    duke = state.wire["duke_vidal"]
+    duke = snapshot.duke_vidal
     if effect == "duke-vidal":
-        previous = duke["controller"] if duke["status"] == DukeStatus.HELD.value else None
-        state.wire["duke_vidal"] = {"status": DukeStatus.HELD.value, "controller": ECAZ, **_history(duke)}
+        assert duke is not None  # duke_violation: the game has him
+        previous = duke.controller if duke.status is DukeStatus.HELD else None
+        state.set_duke(duke_in_custody(duke, DukeStatus.HELD, ECAZ))
         state.event("duke-vidal-acquired", "ecaz.ambassador.duke-vidal", faction=ECAZ, **{"from": previous})
     else:
-        state.wire["factions"][ECAZ]["ally"] = entrant
-        state.wire["factions"][entrant]["ally"] = ECAZ
+        state.form_alliance(ECAZ, entrant)
         state.event("alliance-formed", "ecaz.ambassador.alliance", factions=sorted([ECAZ, entrant]))
         summary["lent_duke_vidal"] = lend
         if lend:
-            state.wire["duke_vidal"] = {
-                "status": DukeStatus.HELD.value,
-                "controller": entrant,
-                "loaned_by": ECAZ,
-                "loan_turn": snapshot.turn,
-                **_history(duke),
-            }
+            assert duke is not None  # lend_violation: Ecaz holds him
+            state.set_duke(duke_in_custody(duke, DukeStatus.HELD, entrant, loaned_by=ECAZ, loan_turn=snapshot.turn))
             state.event("duke-vidal-lent", "ecaz.ambassador.lend-duke", to=entrant, turn=snapshot.turn)
-    outcome = {"summary": {"ecaz_ambassador": summary}, "events": state.events, "snapshot": state.wire}
-    return resolved(outcome, None, (), trace, context)
+    return resolved(state.outcome({"ecaz_ambassador": summary}), None, (), trace, context)
 
 
 SHARED_REVIVAL_QUESTION = "duke-revival-shared-ambassador"
@@ -244,13 +233,11 @@ def trigger_tleilaxu_ambassador(snapshot: Snapshot, action: Action, context: Con
     state = NextSnapshot(snapshot)
     territory = str(action.fields["territory"])
     entrant = str(action.fields["entrant"])
-    state.wire["ambassadors"] = [
-        a for a in state.wire.get("ambassadors", ()) if not (a["token"] == TLEILAXU and a["territory"] == territory)
-    ]
+    state.remove_ambassador(TLEILAXU, territory)
     state.event("ambassador-triggered", "ecaz.ambassador.trigger", token=TLEILAXU, territory=territory, entrant=entrant)
     holder = str(beneficiary)
-    revived = duke_joins_ecaz(state.wire["duke_vidal"])
-    state.wire["duke_vidal"] = {**revived, "controller": holder}
+    assert snapshot.duke_vidal is not None  # checked above: he is in the Tanks
+    state.set_duke(replace(duke_joins_ecaz(snapshot.duke_vidal), controller=holder))
     state.event("leader-revived", "ecaz.ambassador.tleilaxu", leader=DUKE, faction=holder, price=0)
     summary = {
         "token": TLEILAXU,
@@ -259,8 +246,7 @@ def trigger_tleilaxu_ambassador(snapshot: Snapshot, action: Action, context: Con
         "beneficiary": holder,
         "revived": DUKE,
     }
-    outcome = {"summary": {"ecaz_ambassador": summary}, "events": state.events, "snapshot": state.wire}
-    return resolved(outcome, None, (), trace, context)
+    return resolved(state.outcome({"ecaz_ambassador": summary}), None, (), trace, context)
 
 
 DECLARED = RuleModule(

@@ -13,6 +13,7 @@ resolution records `duke_in_capture_pool` so the draw can be checked again on re
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from typing import Any
 
 from adjudicator.core.action import Action, Context, choice_of
@@ -20,10 +21,10 @@ from adjudicator.core.catalog import catalog
 from adjudicator.core.results import Adjudication
 from adjudicator.core.rulebook import DecisionKind, RuleModule
 from adjudicator.core.rulings import answers, ruled
-from adjudicator.core.snapshot import Decision, Snapshot
+from adjudicator.core.snapshot import Decision, DukeVidal, LeaderState, Snapshot
 from adjudicator.core.tracing import Trace, rule
-from adjudicator.core.vocabulary import DUKE, HARKONNEN, ActionType, DecisionType, FactionId, LeaderStatus
-from adjudicator.rules.state import NextSnapshot, duke_dies, finish
+from adjudicator.core.vocabulary import DUKE, HARKONNEN, ActionType, DecisionType, DukeStatus, FactionId, LeaderStatus
+from adjudicator.rules.state import NextSnapshot, duke_in_custody, finish
 
 KILL_PAYMENT = 2
 
@@ -45,18 +46,20 @@ def unused_duke_in_pool(choice: str) -> bool:
     return choice == "in-pool"
 
 
-def capture_pool(wire: dict[str, Any], loser: str, territory: str, with_duke: bool = False) -> list[str]:
-    """The loser's leaders Harkonnen may draw: alive, not captive, not used in another territory, and
-    Duke Vidal last when he is in the draw. (While the capture decision is open the pool is
-    unchanged, so the draw can be checked again.)"""
-    state = wire["factions"][loser]
+def capture_pool(leaders: Mapping[str, LeaderState], loser: str, territory: str, with_duke: bool = False) -> list[str]:
+    """The loser's leaders Harkonnen may draw (`leaders`: the loser's leader states): alive, not captive,
+    not used in another territory, and Duke Vidal last when he is in the draw. (While the capture
+    decision is open the pool is unchanged, so the draw can be checked again.)"""
     pool = []
     for leader in catalog().leaders_of(loser):
-        entry = state["leaders"].get(leader.id)
         if leader.id == "auditor":
             continue  # the Auditor can never be captured
-        free = entry is None or entry["status"] == LeaderStatus.AVAILABLE.value
-        if free or (entry["status"] == LeaderStatus.USED.value and entry.get("territory") == territory):
+        entry = leaders.get(leader.id)
+        if (
+            entry is None
+            or entry.status is LeaderStatus.AVAILABLE
+            or (entry.status is LeaderStatus.USED and entry.territory == territory)
+        ):
             pool.append(leader.id)
     if with_duke:
         pool.append(DUKE)
@@ -71,10 +74,10 @@ def draw_from(pool: list[str], seed: int, turn: int, territory: str) -> str | No
 
 @rule("harkonnen.capture.draw")
 def draw_captive(
-    wire: dict[str, Any], loser: str, territory: str, seed: int, turn: int, with_duke: bool = False
+    leaders: Mapping[str, LeaderState], loser: str, territory: str, seed: int, turn: int, with_duke: bool = False
 ) -> str | None:
     """After an advanced Harkonnen win, one of the loser's eligible leaders is drawn at random."""
-    return draw_from(capture_pool(wire, loser, territory, with_duke), seed, turn, territory)
+    return draw_from(capture_pool(leaders, loser, territory, with_duke), seed, turn, territory)
 
 
 def capture_step(
@@ -85,7 +88,8 @@ def capture_step(
         return None
     battle = snapshot.battle
     assert battle is not None and loser is not None
-    leader = draw_captive(state.wire, loser, battle.territory, snapshot.seed, snapshot.turn, with_duke)
+    leaders = state.leader_states(loser)
+    leader = draw_captive(leaders, loser, battle.territory, snapshot.seed, snapshot.turn, with_duke)
     if leader is not None:
         state.event("leader-drawn", "harkonnen.capture.draw", faction=HARKONNEN, leader=leader, owner=loser)
     return leader
@@ -100,27 +104,34 @@ def captive_duke_returns(state: NextSnapshot, interpretations: Any) -> None:
     """A captive Duke Vidal that the Harkonnen give back goes to the faction he was captured from, to
     Ecaz, or is set aside, following the chosen answer to question duke-capture-return."""
     choice = choice_of(interpretations, DUKE_RETURN_QUESTION)
-    duke = state.wire["duke_vidal"]
-    history = {k: duke[k] for k in ("acquired_turn", "deaths") if duke.get(k)}
-    holder = {"prior-controller": duke.get("captured_from"), "native-ecaz": FactionId.ECAZ.value}.get(choice)
-    loan: dict[str, Any] = {}
-    if choice == "prior-controller" and duke.get("loaned_by") is not None:
-        if duke.get("loan_turn") == state.wire["turn"]:
-            loan = {"loaned_by": duke["loaned_by"], "loan_turn": duke["loan_turn"]}
+    duke = state.duke
+    assert duke is not None, "a captive Duke Vidal"
+    holder = {"prior-controller": duke.captured_from, "native-ecaz": FactionId.ECAZ.value}.get(choice)
+    loaned_by = loan_turn = None
+    if choice == "prior-controller" and duke.loaned_by is not None:
+        if duke.loan_turn == state.turn:
+            loaned_by, loan_turn = duke.loaned_by, duke.loan_turn
         else:
             # the loan lapsed while he was a captive: where he goes is duke-loan-expiry's question
             expiry = choice_of(interpretations, LOAN_EXPIRY_QUESTION)
-            holder = duke["loaned_by"] if expiry == "return-to-ecaz" else None
-    if holder is not None and holder in state.wire["factions"]:
-        state.wire["duke_vidal"] = {"status": "held", "controller": holder, **loan, **history}
+            holder = duke.loaned_by if expiry == "return-to-ecaz" else None
+    if holder is not None and state.has_faction(holder):
+        returned = duke_in_custody(duke, DukeStatus.HELD, holder, loaned_by=loaned_by, loan_turn=loan_turn)
     else:  # set aside, or native Ecaz in a game without Ecaz: nobody holds him
-        state.wire["duke_vidal"] = {"status": "set-aside", "controller": None, **history}
-    state.event("captive-returned", "duke-vidal.capture.return", leader=DUKE, to=state.wire["duke_vidal"]["controller"])
+        returned = duke_in_custody(duke, DukeStatus.SET_ASIDE)
+    state.set_duke(returned)
+    state.event("captive-returned", "duke-vidal.capture.return", leader=DUKE, to=returned.controller)
 
 
-def captive_duke(wire: dict[str, Any]) -> bool:
-    duke = wire.get("duke_vidal")
-    return duke is not None and duke["status"] == "captured" and duke.get("by") == HARKONNEN
+def duke_held_by_harkonnen(duke: DukeVidal | None) -> bool:
+    """Duke Vidal is the Harkonnen's captive."""
+    return duke is not None and duke.status is DukeStatus.CAPTURED and duke.by == HARKONNEN
+
+
+def captive_duke(wire: Mapping[str, Any]) -> bool:
+    """`duke_held_by_harkonnen` for a caller that still passes the wire form (the battle resolution)."""
+    raw = wire.get("duke_vidal")
+    return duke_held_by_harkonnen(None if raw is None else DukeVidal.from_dict(raw))
 
 
 def capture_follows(snapshot: Snapshot, winner: str | None, loser: str | None) -> bool:
@@ -136,36 +147,31 @@ def captive_returns(state: NextSnapshot, leader_id: str) -> None:
 @rule("harkonnen.capture.return-all")
 def captives_return_when_leaderless(state: NextSnapshot, interpretations: Any) -> None:
     """When every Harkonnen leader is in the Tanks, all their captives return to their factions."""
-    if captive_duke(state.wire):
+    if duke_held_by_harkonnen(state.duke):
         captive_duke_returns(state, interpretations)
-    for faction, entry in state.wire["factions"].items():
-        for leader_id, leader_state in list(entry["leaders"].items()):
-            if leader_state.get("status") == LeaderStatus.CAPTURED.value and leader_state.get("by") == HARKONNEN:
-                kept = {k: v for k, v in leader_state.items() if k not in ("status", "by")}
-                entry["leaders"][leader_id] = {"status": LeaderStatus.AVAILABLE.value, **kept}
-                state.event("captive-returned", "harkonnen.capture.return-all", leader=leader_id, owner=faction)
+    for faction, leader_id in state.leaders_in(LeaderStatus.CAPTURED, by=HARKONNEN):
+        state.release_captive(faction, leader_id)
+        state.event("captive-returned", "harkonnen.capture.return-all", leader=leader_id, owner=faction)
 
 
 def harkonnen_leaderless(state: NextSnapshot) -> bool:
-    harkonnen = state.wire["factions"].get(HARKONNEN)
-    if harkonnen is None:
+    if not state.has_faction(HARKONNEN):
         return False
+    leaders = state.leader_states(HARKONNEN)
     return all(
-        harkonnen["leaders"].get(leader.id, {}).get("status") == LeaderStatus.TANKS.value
+        (entry := leaders.get(leader.id)) is not None and entry.status is LeaderStatus.TANKS
         for leader in catalog().leaders_of(HARKONNEN)
     )
 
 
 def _capture_decision(state: NextSnapshot) -> dict[str, Any]:
-    wire = state.wire  # STEPWIRE
-    battle = wire["battle"]
-    resolution = battle["resolution"]
+    resolution = state.resolution
     return {
         "type": DecisionType.HARKONNEN_CAPTURE.value,
         "player": HARKONNEN,
-        "territory": battle["territory"],
-        "leader": resolution["capture"],
-        "owner": resolution["loser"],
+        "territory": state.battle_territory,
+        "leader": resolution.capture,
+        "owner": resolution.loser,
     }
 
 
@@ -183,22 +189,14 @@ def keep_captive(state: NextSnapshot, leader_id: str) -> None:
     if leader_id == DUKE:
         duke_captured(state)
         return
-    native = catalog().leaders[leader_id].faction
-    leaders = state.wire["factions"][native]["leaders"]
-    kept = {k: v for k, v in leaders.get(leader_id, {}).items() if k not in ("status", "territory", "by")}
-    leaders[leader_id] = {"status": LeaderStatus.CAPTURED.value, **kept, "by": HARKONNEN}
+    state.take_captive(leader_id, HARKONNEN)
     state.event("leader-captured", "harkonnen.capture.keep", leader=leader_id, by=HARKONNEN)
 
 
 @rule("harkonnen.capture.kill")
 def kill_captive(state: NextSnapshot, leader_id: str) -> None:
     """A killed captive goes to the Tanks face down and the Harkonnen take 2 spice."""
-    if leader_id == DUKE:
-        state.wire["duke_vidal"] = duke_dies(state.wire["duke_vidal"])
-    else:
-        native = catalog().leaders[leader_id].faction
-        state.wire["factions"][native]["leaders"][leader_id] = {"status": LeaderStatus.TANKS.value}
-    state.event("leader-killed", "harkonnen.capture.kill", leader=leader_id)
+    state.leader_to_tanks(leader_id, "harkonnen.capture.kill")
     state.pay_from_bank(HARKONNEN, KILL_PAYMENT, "harkonnen.capture.kill", "captive killed")
 
 
@@ -206,17 +204,18 @@ def kill_captive(state: NextSnapshot, leader_id: str) -> None:
 def duke_captured(state: NextSnapshot) -> None:
     """A kept Duke Vidal becomes the Harkonnen's captive; the faction he was taken from is recorded,
     since where he goes when returned is open (question duke-capture-return)."""
-    duke = state.wire["duke_vidal"]
-    history = {k: duke[k] for k in ("acquired_turn", "deaths") if duke.get(k)}
-    loan = {k: duke[k] for k in ("loaned_by", "loan_turn") if duke.get(k) is not None}
-    state.wire["duke_vidal"] = {
-        "status": "captured",
-        "controller": None,
-        "by": HARKONNEN,
-        "captured_from": duke.get("controller"),
-        **loan,  # kept: a return to the borrower may restore the loan, or find it lapsed
-        **history,
-    }
+    duke = state.duke
+    assert duke is not None, "a drawn Duke Vidal"
+    captive = duke_in_custody(
+        duke,
+        DukeStatus.CAPTURED,
+        by=HARKONNEN,
+        captured_from=duke.controller,
+        # the loan is kept: a return to the borrower may restore it, or find it lapsed
+        loaned_by=duke.loaned_by,
+        loan_turn=duke.loan_turn,
+    )
+    state.set_duke(captive)
     state.event("leader-captured", "duke-vidal.capture.kept", leader=DUKE, by=HARKONNEN)
 
 
@@ -237,7 +236,7 @@ def capture_leader(snapshot: Snapshot, action: Action, context: Context, trace: 
         keep_captive(state, leader)
     else:
         kill_captive(state, leader)
-    state.wire["battle"]["resolution"]["steps"].pop(0)
+    state.step_done()
     summary = {"capture": {"leader": leader, "choice": choice}}
     return finish(snapshot, state, {"battle": summary}, trace, context)
 

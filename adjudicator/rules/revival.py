@@ -16,10 +16,10 @@ from adjudicator.core.catalog import card_kind, catalog
 from adjudicator.core.results import Adjudication, Violation
 from adjudicator.core.rulebook import RuleModule
 from adjudicator.core.rulings import illegal, resolved, ruled
-from adjudicator.core.snapshot import Snapshot
+from adjudicator.core.snapshot import DukeVidal, Snapshot
 from adjudicator.core.tracing import Trace, rule
 from adjudicator.core.vocabulary import DUKE, ECAZ, ActionType, DukeStatus, LeaderStatus, Phase
-from adjudicator.rules.state import NextSnapshot
+from adjudicator.rules.state import NextSnapshot, duke_in_custody
 
 DUKE_PRICE = 5
 GHOLA = "tleilaxu-ghola"
@@ -48,10 +48,9 @@ def duke_revival(faction: str) -> Violation | None:
 
 
 @rule("duke-vidal.revival.joins-ecaz")
-def duke_joins_ecaz(duke: dict[str, Any]) -> dict[str, Any]:
+def duke_joins_ecaz(duke: DukeVidal) -> DukeVidal:
     """A revived leader returns to its reviver's pool: a revived Duke Vidal is held by Ecaz."""
-    history = {k: v for k, v in duke.items() if k in ("deaths", "acquired_turn")}
-    return {"status": DukeStatus.HELD.value, "controller": ECAZ, **history}
+    return duke_in_custody(duke, DukeStatus.HELD, ECAZ)
 
 
 @rule("duke-vidal.revival.price")
@@ -146,13 +145,11 @@ def revive_leader(snapshot: Snapshot, action: Action, context: Context, trace: T
     if problems:
         return illegal(snapshot, problems, trace, context)
     next_state = NextSnapshot(snapshot)
-    wire = next_state.wire
     if card is not None:
         ghola_revival()
-        wire["factions"][faction]["hand"].remove(card)
-        wire["discard"].append(card)
+        next_state.discard_from_hand(faction, str(card))
     else:
-        wire["factions"][faction]["leader_revived_turn"] = snapshot.turn
+        next_state.record_leader_revival(faction, snapshot.turn)
     if price:
         next_state.pay_to_bank(
             faction,
@@ -161,10 +158,10 @@ def revive_leader(snapshot: Snapshot, action: Action, context: Context, trace: T
             "leader revival",
         )
     if leader == DUKE:
-        wire["duke_vidal"] = duke_joins_ecaz(wire["duke_vidal"])
+        assert snapshot.duke_vidal is not None  # checked above: he is in the Tanks
+        next_state.set_duke(duke_joins_ecaz(snapshot.duke_vidal))
     else:
-        kept = {k: v for k, v in wire["factions"][faction]["leaders"][str(leader)].items() if k not in ("status",)}
-        wire["factions"][faction]["leaders"][str(leader)] = {"status": LeaderStatus.AVAILABLE.value, **kept}
+        next_state.revive_leader(faction, str(leader))
     next_state.event(
         "leader-revived",
         "leaders.revival.ghola" if card is not None else "leaders.revival.all-dead",
@@ -174,8 +171,7 @@ def revive_leader(snapshot: Snapshot, action: Action, context: Context, trace: T
     )
     summary: dict[str, Any] = {"revival": {"faction": faction, "leader": leader, "paid": price, "ghola": card}}
     decision = None if snapshot.pending is None else snapshot.pending.to_dict()
-    outcome = {"summary": summary, "events": next_state.events, "snapshot": wire}
-    return resolved(outcome, decision, context.rulebook.options(snapshot), trace, context)
+    return resolved(next_state.outcome(summary), decision, context.rulebook.options(snapshot), trace, context)
 
 
 DECLARED = RuleModule(

@@ -9,6 +9,7 @@ declares; `finish` opens the next one (or clears the battle) and builds the reso
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from dataclasses import replace
 from types import MappingProxyType
 from typing import Any
 
@@ -18,9 +19,9 @@ from adjudicator.core.records import Resolution
 from adjudicator.core.results import Adjudication, NextStep, rulings_of
 from adjudicator.core.rulebook import RuleModule
 from adjudicator.core.rulings import provenance_of
-from adjudicator.core.snapshot import Decision, Snapshot
+from adjudicator.core.snapshot import Decision, DukeVidal, LeaderState, Snapshot
 from adjudicator.core.tracing import rule
-from adjudicator.core.vocabulary import DUKE, DecisionType, FactionId, LeaderStatus, RulingStatus
+from adjudicator.core.vocabulary import DUKE, DecisionType, DukeStatus, FactionId, LeaderStatus, Phase, RulingStatus
 
 AWAKENING_LOSSES = 7
 
@@ -53,21 +54,39 @@ def in_cleanup_order(steps: Iterable[str]) -> list[str]:
     return [step for step in CLEANUP_ORDER if step in wanted]
 
 
-def _duke_history(duke: dict[str, Any]) -> dict[str, Any]:
-    return {k: duke[k] for k in ("acquired_turn", "deaths") if duke.get(k)}
+def duke_in_custody(
+    duke: DukeVidal,
+    status: DukeStatus,
+    controller: str | None = None,
+    *,
+    by: str | None = None,
+    captured_from: str | None = None,
+    loaned_by: str | None = None,
+    loan_turn: int | None = None,
+) -> DukeVidal:
+    """The same disc in new custody: of the old record only its history carries over (the turn
+    Moritani last took him, his deaths)."""
+    return DukeVidal(
+        status,
+        controller,
+        acquired_turn=duke.acquired_turn,
+        loaned_by=loaned_by,
+        by=by,
+        deaths=duke.deaths,
+        captured_from=captured_from,
+        loan_turn=loan_turn,
+    )
 
 
 @rule("duke-vidal.tenure.one-battle")
-def duke_set_aside_after_battle(duke: dict[str, Any]) -> dict[str, Any]:
+def duke_set_aside_after_battle(duke: DukeVidal) -> DukeVidal:
     """Duke Vidal serves his holder for one battle: surviving it, he leaves active custody (set aside)."""
-    return {"status": "set-aside", "controller": None, **_duke_history(duke)}
+    return duke_in_custody(duke, DukeStatus.SET_ASIDE)
 
 
-def duke_dies(duke: dict[str, Any]) -> dict[str, Any]:
+def duke_dies(duke: DukeVidal) -> DukeVidal:
     """The same disc goes to the Tanks, his death recorded (no one else takes custody)."""
-    history = _duke_history(duke)
-    history["deaths"] = int(duke.get("deaths", 0)) + 1
-    return {"status": "tanks", "controller": None, **history}
+    return replace(duke_in_custody(duke, DukeStatus.TANKS), deaths=duke.deaths + 1)
 
 
 @rule("atreides.kwisatz-haderach.awakens")
@@ -245,8 +264,9 @@ class NextSnapshot:
     # leaders
     def leader_to_tanks(self, leader_id: str, cause: str) -> None:
         if leader_id == DUKE:
-            duke = self.wire["duke_vidal"]
-            self.wire["duke_vidal"] = duke_dies(duke)
+            duke = self.duke
+            assert duke is not None, "a Duke Vidal in play"
+            self.set_duke(duke_dies(duke))
         else:
             native = catalog().leaders[leader_id].faction
             self.wire["factions"][native]["leaders"][leader_id] = {"status": LeaderStatus.TANKS.value}
@@ -255,13 +275,143 @@ class NextSnapshot:
     def leader_fought(self, leader_id: str, territory: str) -> None:
         """A surviving leader stays committed to this territory for the rest of the phase."""
         if leader_id == DUKE:
-            self.wire["duke_vidal"] = duke_set_aside_after_battle(self.wire["duke_vidal"])
+            duke = self.duke
+            assert duke is not None, "a Duke Vidal in play"
+            self.set_duke(duke_set_aside_after_battle(duke))
             self.event("duke-vidal-set-aside", "duke-vidal.tenure.one-battle")
             return
         native = catalog().leaders[leader_id].faction
         leaders = self.wire["factions"][native]["leaders"]
         state = {k: v for k, v in leaders.get(leader_id, {}).items() if k not in ("by", "status", "territory")}
         leaders[leader_id] = {"status": LeaderStatus.USED.value, **state, "territory": territory}
+
+    # --- custody: Duke Vidal, leaders, captives, ambassadors, alliances ---
+    @property
+    def duke(self) -> DukeVidal | None:
+        """Duke Vidal's custody as it now stands (None: not in this game)."""
+        raw = self.wire["duke_vidal"]
+        return None if raw is None else DukeVidal.from_dict(raw)
+
+    def set_duke(self, duke: DukeVidal | None) -> None:
+        """Duke Vidal changes custody (written in the order `_duke_wire` keeps)."""
+        self.wire["duke_vidal"] = None if duke is None else self._duke_wire(duke)
+
+    @staticmethod
+    def _duke_wire(duke: DukeVidal) -> dict[str, Any]:
+        # Custody changes have always written the record in this order (holder, captor and whom he was
+        # taken from, a loan, then his history), which differs from DukeVidal.to_dict once a captor or
+        # a loan is recorded; answers keep it.
+        out: dict[str, Any] = {"status": duke.status.value, "controller": duke.controller}
+        if duke.by is not None:
+            out["by"] = duke.by
+        if duke.status is DukeStatus.CAPTURED:
+            out["captured_from"] = duke.captured_from  # named even when nobody held him
+        if duke.loaned_by is not None:
+            out["loaned_by"] = duke.loaned_by
+        if duke.loan_turn is not None:
+            out["loan_turn"] = duke.loan_turn
+        if duke.acquired_turn is not None:
+            out["acquired_turn"] = duke.acquired_turn
+        if duke.deaths:
+            out["deaths"] = duke.deaths
+        if duke.fought_in is not None:
+            out["fought_in"] = duke.fought_in
+        return out
+
+    @property
+    def turn(self) -> int:
+        return int(self.wire["turn"])
+
+    @property
+    def faction_ids(self) -> tuple[str, ...]:
+        """The factions in the game, in snapshot order."""
+        return tuple(self.wire["factions"])
+
+    def has_faction(self, faction: str) -> bool:
+        return faction in self.wire["factions"]
+
+    def leader_states(self, faction: str) -> Mapping[str, LeaderState]:
+        """A faction's own leaders that have a recorded state, by id."""
+        return {k: LeaderState.from_dict(v) for k, v in self.wire["factions"][faction]["leaders"].items()}
+
+    def leaders_in(self, status: LeaderStatus, by: str | None = None) -> tuple[tuple[str, str], ...]:
+        """(faction, leader) for every leader in `status` (and held by `by`, when given), in snapshot order."""
+        return tuple(
+            (faction, leader_id)
+            for faction, entry in self.wire["factions"].items()
+            for leader_id, leader in entry["leaders"].items()
+            if leader.get("status") == status.value and (by is None or leader.get("by") == by)
+        )
+
+    def _leader_becomes(
+        self, faction: str, leader_id: str, status: LeaderStatus, forget: tuple[str, ...] = (), **after: str
+    ) -> None:
+        # built in place of the old entry, its other fields in their order, so answers keep their key order
+        leaders = self.wire["factions"][faction]["leaders"]
+        kept = {k: v for k, v in leaders.get(leader_id, {}).items() if k != "status" and k not in forget}
+        leaders[leader_id] = {"status": status.value, **kept, **after}
+
+    def revive_leader(self, faction: str, leader_id: str) -> None:
+        """A leader leaves the Tanks for its faction's pool."""
+        self._leader_becomes(faction, leader_id, LeaderStatus.AVAILABLE)
+
+    def leader_returns_to_pool(self, faction: str, leader_id: str) -> None:
+        """A leader that fought goes back to its pool, no longer tied to the territory it fought in."""
+        self._leader_becomes(faction, leader_id, LeaderStatus.AVAILABLE, ("territory",))
+
+    def release_captive(self, faction: str, leader_id: str) -> None:
+        """A captive goes back to its own faction's pool."""
+        self._leader_becomes(faction, leader_id, LeaderStatus.AVAILABLE, ("by",))
+
+    def take_captive(self, leader_id: str, captor: str) -> None:
+        """A leader becomes `captor`'s captive (it stays recorded under its own faction)."""
+        native = catalog().leaders[leader_id].faction
+        self._leader_becomes(native, leader_id, LeaderStatus.CAPTURED, ("territory", "by"), by=captor)
+
+    def free_kwisatz_haderach(self, faction: str) -> None:
+        """The faction's Kwisatz Haderach, if it has one, may join any battle again."""
+        token = self.wire["factions"][faction].get("kwisatz_haderach")
+        if token is not None:
+            token["used_in"] = None
+
+    def record_leader_revival(self, faction: str, turn: int) -> None:
+        """The faction has used its ordinary leader revival for `turn`."""
+        self.wire["factions"][faction]["leader_revived_turn"] = turn
+
+    def discard_from_hand(self, faction: str, card: str) -> None:
+        """A card played from the faction's hand goes to the discard pile."""
+        self.wire["factions"][faction]["hand"].remove(card)
+        self.wire["discard"].append(card)
+
+    def remove_ambassador(self, token: str, territory: str) -> None:
+        """A triggered Ambassador token leaves the stronghold it was in."""
+        self.wire["ambassadors"] = [
+            a for a in self.wire.get("ambassadors", ()) if not (a["token"] == token and a["territory"] == territory)
+        ]
+
+    def form_alliance(self, first: str, second: str) -> None:
+        self.wire["factions"][first]["ally"] = second
+        self.wire["factions"][second]["ally"] = first
+
+    def enter_phase(self, phase: Phase) -> None:
+        self.wire["phase"] = phase.value
+
+    def start_turn(self, turn: int) -> None:
+        """The next turn begins, in the Storm phase."""
+        self.wire["turn"] = turn
+        self.wire["phase"] = Phase.STORM.value
+
+    def clear_mentat_pause(self) -> None:
+        """The Mentat Pause is over: the next one starts afresh."""
+        self.wire.pop("mentat", None)
+
+    def as_snapshot(self) -> Snapshot:
+        """The working copy as a frozen snapshot (to list the next decision's options)."""
+        return Snapshot.from_dict(self.wire)
+
+    def outcome(self, summary: dict[str, Any]) -> dict[str, Any]:
+        """A resolved answer's outcome: the summary, the events recorded, and the next snapshot."""
+        return {"summary": summary, "events": self.events, "snapshot": self.wire}
 
 
 def open_next_step(state: NextSnapshot, rulebook: Rules) -> dict[str, Any] | None:

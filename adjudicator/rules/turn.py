@@ -19,31 +19,27 @@ from adjudicator.core.snapshot import Snapshot
 from adjudicator.core.tracing import Trace, rule
 from adjudicator.core.vocabulary import ActionType, DukeStatus, Evidence, FactionId, LeaderStatus, Phase
 from adjudicator.rules.harkonnen import LOAN_EXPIRY_QUESTION
-from adjudicator.rules.state import NextSnapshot
+from adjudicator.rules.state import NextSnapshot, duke_in_custody
 
 
 @rule("turn.end.leaders-return")
 def leaders_return(state: NextSnapshot) -> list[str]:
     """Leaders that fought this turn return to their factions' pools, free to fight anywhere next turn."""
     returned = []
-    for faction in state.wire["factions"].values():
-        for leader_id, entry in faction["leaders"].items():
-            if entry.get("status") == LeaderStatus.USED.value:
-                kept = {k: v for k, v in entry.items() if k not in ("status", "territory")}
-                faction["leaders"][leader_id] = {"status": LeaderStatus.AVAILABLE.value, **kept}
-                returned.append(leader_id)
-        token = faction.get("kwisatz_haderach")
-        if token is not None:
-            token["used_in"] = None
+    for faction, leader_id in state.leaders_in(LeaderStatus.USED):
+        state.leader_returns_to_pool(faction, leader_id)
+        returned.append(leader_id)
+    for faction in state.faction_ids:
+        state.free_kwisatz_haderach(faction)
     return returned
 
 
 @rule("duke-vidal.tenure.turn-end")
 def unused_duke_set_aside(state: NextSnapshot) -> None:
     """A Duke Vidal Moritani took but did not use, alive and not captured, is set aside at the end of the turn."""
-    duke = state.wire["duke_vidal"]
-    history = {k: duke[k] for k in ("acquired_turn", "deaths") if duke.get(k)}
-    state.wire["duke_vidal"] = {"status": DukeStatus.SET_ASIDE.value, "controller": None, **history}
+    duke = state.duke
+    assert duke is not None, "a Duke Vidal Moritani holds"
+    state.set_duke(duke_in_custody(duke, DukeStatus.SET_ASIDE))
     state.event("duke-vidal-set-aside", "duke-vidal.tenure.turn-end")
 
 
@@ -90,7 +86,7 @@ def end_turn(snapshot: Snapshot, action: Action, context: Context, trace: Trace)
 def _turn_end(snapshot: Snapshot, loan_choice: str | None) -> dict[str, Any]:
     """The end of the turn's outcome; `loan_choice` answers duke-loan-expiry when a loan lapses."""
     state = NextSnapshot(snapshot)
-    state.wire.pop("mentat", None)  # the next turn's Mentat Pause starts afresh
+    state.clear_mentat_pause()
     returned = leaders_return(state)
     duke = snapshot.duke_vidal
     if (
@@ -102,23 +98,22 @@ def _turn_end(snapshot: Snapshot, loan_choice: str | None) -> dict[str, Any]:
         unused_duke_set_aside(state)
     if loan_choice is not None:
         loan_expires(state, loan_choice)
-    state.wire["turn"] = snapshot.turn + 1
-    state.wire["phase"] = Phase.STORM.value
-    summary: dict[str, Any] = {"turn": {"ended": snapshot.turn, "leaders_returned": returned}}
-    return {"summary": summary, "events": state.events, "snapshot": state.wire}
+    state.start_turn(snapshot.turn + 1)
+    return state.outcome({"turn": {"ended": snapshot.turn, "leaders_returned": returned}})
 
 
 @rule("duke-vidal.loan.expiry")
 def loan_expires(state: NextSnapshot, choice: str) -> None:
     """An unused loaned Duke Vidal goes back to Ecaz or is set aside as the turn ends, following the
     chosen answer to question duke-loan-expiry."""
-    duke = state.wire["duke_vidal"]
-    history = {k: duke[k] for k in ("acquired_turn", "deaths") if duke.get(k)}
+    duke = state.duke
+    assert duke is not None, "a loaned Duke Vidal"
     if choice == "return-to-ecaz":
-        state.wire["duke_vidal"] = {"status": DukeStatus.HELD.value, "controller": duke["loaned_by"], **history}
+        after = duke_in_custody(duke, DukeStatus.HELD, duke.loaned_by)
     else:
-        state.wire["duke_vidal"] = {"status": DukeStatus.SET_ASIDE.value, "controller": None, **history}
-    state.event("duke-vidal-loan-ended", "duke-vidal.loan.expiry", to=state.wire["duke_vidal"]["controller"])
+        after = duke_in_custody(duke, DukeStatus.SET_ASIDE)
+    state.set_duke(after)
+    state.event("duke-vidal-loan-ended", "duke-vidal.loan.expiry", to=after.controller)
 
 
 DECLARED = RuleModule(

@@ -154,7 +154,7 @@ class BattleChecks(Checker):
         if loser is None or loser not in self.s.factions or battle is None:
             return
         drawn = draw_captive(
-            self.wire,
+            self.s.factions[loser].leaders,
             loser,
             battle.territory,
             self.s.seed,
