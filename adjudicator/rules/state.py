@@ -17,7 +17,7 @@ from adjudicator.core.catalog import catalog
 from adjudicator.core.records import Resolution
 from adjudicator.core.results import Adjudication, NextStep, Provenance, rulings_of
 from adjudicator.core.rulebook import RuleModule
-from adjudicator.core.snapshot import Decision, Snapshot
+from adjudicator.core.snapshot import Decision, Plan, Snapshot
 from adjudicator.core.tracing import rule
 from adjudicator.core.vocabulary import DUKE, DecisionType, FactionId, LeaderStatus, RulingStatus
 
@@ -261,6 +261,101 @@ class NextSnapshot:
         leaders = self.wire["factions"][native]["leaders"]
         state = {k: v for k, v in leaders.get(leader_id, {}).items() if k not in ("by", "status", "territory")}
         leaders[leader_id] = {"status": LeaderStatus.USED.value, **state, "territory": territory}
+
+    # --- battle cards, retention and Semuta ---
+    @property
+    def advanced(self) -> bool:
+        return bool(self.wire["ruleset"]["advanced"])
+
+    @property
+    def storm_order(self) -> tuple[str, ...]:
+        return tuple(self.wire["storm_order"])
+
+    @property
+    def faction_ids(self) -> tuple[str, ...]:
+        """The factions in the game, in the snapshot's order."""
+        return tuple(self.wire["factions"])
+
+    def hand(self, faction: str) -> tuple[str, ...]:
+        return tuple(self.wire["factions"][faction]["hand"])
+
+    @property
+    def discard_pile(self) -> tuple[str, ...]:
+        return tuple(self.wire["discard"])
+
+    def special_karama_used(self, faction: str) -> bool:
+        return bool(self.wire["factions"][faction].get("special_karama_used", False))
+
+    def traitors(self, faction: str) -> tuple[str, ...]:
+        return tuple(self.wire["factions"][faction]["traitors"])
+
+    def called_traitors(self, faction: str) -> tuple[str, ...]:
+        return tuple(self.wire["factions"][faction].get("called_traitors", ()))
+
+    def plan(self, faction: str) -> Plan:
+        """A battle plan as it stands now (cards leave it as they are kept or discarded)."""
+        return Plan.from_dict(self.wire["battle"]["plans"][faction])
+
+    def has_plan(self, faction: str) -> bool:
+        return faction in self.wire["battle"]["plans"]
+
+    def commit_plan(self, faction: str, plan: Plan) -> None:
+        """A side's plan is set in the battle, its cards leaving the hand."""
+        hand = self.wire["factions"][faction]["hand"]
+        for card in plan.cards:
+            hand.remove(card)
+        self.wire["battle"]["plans"][faction] = plan.to_dict()
+
+    def reveal_plans(self) -> None:
+        self.wire["battle"]["revealed"] = True
+
+    def discard_from_hand(self, faction: str, card: str) -> None:
+        """A card leaves the hand for the discard pile (the caller records the event)."""
+        self.wire["factions"][faction]["hand"].remove(card)
+        self.wire["discard"].append(card)
+
+    def take_from_discard(self, faction: str, card: str) -> None:
+        """A card leaves the discard pile for the hand (the caller records the event)."""
+        self.wire["discard"].remove(card)
+        self.wire["factions"][faction]["hand"].append(card)
+
+    def add_to_batch(self, faction: str, card: str) -> None:
+        """Count a discard not made from a plan in the faction's fresh batch of this step (Semuta Drug)."""
+        self.batches.setdefault(faction, []).append(card)
+
+    def take_batches(self) -> list[tuple[str, tuple[str, ...]]]:
+        """This step's fresh discard batches, each faction's once; none remain afterwards."""
+        batches = [(faction, tuple(cards)) for faction, cards in self.batches.items()]
+        self.batches.clear()
+        return batches
+
+    def spend_special_karama(self, faction: str) -> None:
+        """The faction's once-a-game special Karama power is used."""
+        self.wire["factions"][faction]["special_karama_used"] = True
+
+    def mark_traitor_called(self, faction: str, leader: str) -> None:
+        """The Traitor card of `leader` is called: it can no longer be exchanged."""
+        entry = self.wire["factions"][faction]
+        entry["called_traitors"] = [*entry.get("called_traitors", []), leader]
+
+    def kwisatz_haderach_fought(self, territory: str) -> None:
+        """The Kwisatz Haderach joined a battle here: the one territory it may join this turn."""
+        self.wire["factions"][FactionId.ATREIDES.value]["kwisatz_haderach"]["used_in"] = territory
+
+    def kwisatz_haderach_to_tanks(self) -> None:
+        self.wire["factions"][FactionId.ATREIDES.value]["kwisatz_haderach"]["status"] = "tanks"
+
+    def duke_stays_in(self, territory: str) -> None:
+        """A loaned Duke Vidal stays with his recipient for the turn, fighting again only in `territory`."""
+        self.wire["duke_vidal"]["fought_in"] = territory
+
+    def to_snapshot(self) -> Snapshot:
+        """The next snapshot as it stands, as frozen values (to list the options of its decision)."""
+        return Snapshot.from_dict(self.wire)
+
+    def outcome(self, summary: dict[str, Any]) -> dict[str, Any]:
+        """A ruling's outcome: its summary, the events recorded and the next snapshot in wire form."""
+        return {"summary": summary, "events": self.events, "snapshot": self.wire}
 
 
 def open_next_step(state: NextSnapshot, rulebook: Rules) -> dict[str, Any] | None:
