@@ -59,23 +59,18 @@ def queue_opportunities(state: NextSnapshot) -> None:
     if not _someone_holds_semuta(state):
         state.take_batches()
         return
-    resolution = state.resolution
     fresh = []
     for discarder, cards in state.take_batches():
         responders = semuta_opportunity(state, discarder, cards)
         if responders:
             fresh.append(SemutaBatch(discarder, cards, tuple(responders)))
-    # the queue is recorded (even empty) once a Semuta Drug is in play
-    if fresh or "semuta" not in resolution.given:
-        state.update_resolution(semuta=(*(resolution.semuta or ()), *fresh))
+    state.queue_semuta(fresh)
     if fresh:
         state.interrupt(DecisionType.SEMUTA_OPPORTUNITY.value)
 
 
 def _decision(state: NextSnapshot) -> dict[str, Any]:
-    queue = state.resolution.semuta
-    assert queue
-    head = queue[0]
+    head = state.semuta_queue[0]
     responder = head.responders[0]
     discard = state.discard_pile
     return {
@@ -110,7 +105,7 @@ def take_with_semuta(state: NextSnapshot, faction: str, card: str) -> None:
 def answer_semuta(snapshot: Snapshot, action: Action, context: Context, trace: Trace) -> Adjudication:
     assert action.player is not None
     state = NextSnapshot(snapshot)
-    queue = list(state.resolution.semuta or ())
+    queue = list(state.semuta_queue)
     if action.type is ActionType.SEMUTA_TAKE:
         take_with_semuta(state, action.player, str(action.fields["card"]))
         queue.pop(0)
@@ -123,7 +118,7 @@ def answer_semuta(snapshot: Snapshot, action: Action, context: Context, trace: T
             queue.pop(0)
         summary = {"passed": action.player}
     queue = _prune(state, queue)
-    state.update_resolution(semuta=tuple(queue))
+    state.set_semuta_queue(queue)
     if not queue:
         state.step_done()
     return finish(snapshot, state, {"semuta": summary}, trace, context)

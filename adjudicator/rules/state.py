@@ -14,12 +14,12 @@ from typing import Any
 
 from adjudicator.core.action import Context, Rules
 from adjudicator.core.catalog import catalog
-from adjudicator.core.records import Resolution
+from adjudicator.core.records import Resolution, RetentionRecord, RihaniRecord, SandmasterRecord, SemutaBatch
 from adjudicator.core.results import Adjudication, NextStep, Provenance, rulings_of
 from adjudicator.core.rulebook import RuleModule
 from adjudicator.core.snapshot import Decision, Plan, Snapshot
 from adjudicator.core.tracing import rule
-from adjudicator.core.vocabulary import DUKE, DecisionType, FactionId, LeaderStatus, RulingStatus
+from adjudicator.core.vocabulary import DUKE, BattleResult, DecisionType, FactionId, LeaderStatus, RulingStatus
 
 AWAKENING_LOSSES = 7
 
@@ -263,6 +263,73 @@ class NextSnapshot:
         leaders[leader_id] = {"status": LeaderStatus.USED.value, **state, "territory": territory}
 
     # --- battle cards, retention and Semuta ---
+    # The resolution's parts are read and written one by one here: a whole `Resolution` round trip costs
+    # more than resolve-battle can afford on every step.
+    def battle_resolved(
+        self,
+        result: BattleResult,
+        winner: str | None,
+        loser: str | None,
+        steps: Iterable[str],
+        used_cards: Iterable[str],
+        capture: str | None,
+        retention: RetentionRecord | None,
+        sandmaster: SandmasterRecord | None = None,
+        rihani: RihaniRecord | None = None,
+        duke_in_capture_pool: bool = False,
+    ) -> None:
+        """Record what the battle decided and the cleanup steps to come (in the order given)."""
+        resolution: dict[str, Any] = {
+            "result": result.value,
+            "winner": winner,
+            "loser": loser,
+            "decided_by_traitor": result is BattleResult.SINGLE_TRAITOR,
+            "steps": list(steps),
+            "used_cards": list(used_cards),
+            "capture": capture,
+            "retention": None if retention is None else retention.to_wire(),
+        }
+        if sandmaster is not None:
+            resolution["sandmaster"] = sandmaster.to_wire()
+        if rihani is not None:
+            resolution["rihani"] = rihani.to_wire()
+        if duke_in_capture_pool:
+            resolution["duke_in_capture_pool"] = True
+        self.wire["battle"]["resolution"] = resolution
+
+    def schedule_step(self, step: str) -> None:
+        """Add a cleanup step in its declared place among the steps to come."""
+        steps = self.wire["battle"]["resolution"]["steps"]
+        rank = CLEANUP_ORDER.index(step)
+        later = (i for i, s in enumerate(steps) if s in CLEANUP_ORDER and CLEANUP_ORDER.index(s) > rank)
+        steps.insert(next(later, len(steps)), step)
+
+    @property
+    def winner(self) -> str | None:
+        """The resolved battle's winner (None when it has none)."""
+        winner: str | None = self.wire["battle"]["resolution"]["winner"]
+        return winner
+
+    @property
+    def retention(self) -> RetentionRecord | None:
+        raw = self.wire["battle"]["resolution"].get("retention")
+        return None if raw is None else RetentionRecord.from_wire(raw)
+
+    def set_retention(self, record: RetentionRecord) -> None:
+        self.wire["battle"]["resolution"]["retention"] = record.to_wire()
+
+    @property
+    def semuta_queue(self) -> tuple[SemutaBatch, ...]:
+        """The discard batches still waiting for Semuta answers, the one asked about first."""
+        return tuple(SemutaBatch.from_wire(b) for b in self.wire["battle"]["resolution"].get("semuta") or ())
+
+    def queue_semuta(self, batches: Iterable[SemutaBatch]) -> None:
+        """Queue fresh batches behind the waiting ones (the queue is kept, even empty, once begun)."""
+        self.wire["battle"]["resolution"].setdefault("semuta", []).extend(b.to_wire() for b in batches)
+
+    def set_semuta_queue(self, batches: Iterable[SemutaBatch]) -> None:
+        self.wire["battle"]["resolution"]["semuta"] = [b.to_wire() for b in batches]
+
     @property
     def advanced(self) -> bool:
         return bool(self.wire["ruleset"]["advanced"])

@@ -69,7 +69,7 @@ def winner_card_options(snapshot: Snapshot, decision: Any) -> list[dict[str, Any
 
 
 def _casualties_decision(state: NextSnapshot) -> dict[str, Any]:
-    winner = state.resolution.winner
+    winner = state.winner
     assert winner is not None
     return {
         "type": DecisionType.BATTLE_CASUALTIES.value,
@@ -80,7 +80,7 @@ def _casualties_decision(state: NextSnapshot) -> dict[str, Any]:
 
 
 def _winner_cards_decision(state: NextSnapshot) -> dict[str, Any]:
-    winner = state.resolution.winner
+    winner = state.winner
     assert winner is not None
     eligible = [c for c in (state.plan_card(winner, s) for s in ("weapon", "defense")) if c]
     return {

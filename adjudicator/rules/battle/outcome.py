@@ -9,7 +9,6 @@ from typing import Any
 
 from adjudicator.core.action import Context
 from adjudicator.core.catalog import catalog
-from adjudicator.core.records import Resolution as ResolutionRecord
 from adjudicator.core.records import RihaniRecord, SandmasterRecord
 from adjudicator.core.rulebook import RuleModule
 from adjudicator.core.snapshot import Battle, DukeVidal, Plan, Snapshot, halves_to_number
@@ -229,7 +228,7 @@ def apply_resolution(
             state.kwisatz_haderach_to_tanks()
             state.event("kwisatz-haderach-killed", "battle.explosion.lasgun-shield")
 
-    steps: list[str] = []  # the cleanup steps with a choice; they open in the declared order
+    needed: set[str] = set()  # the cleanup steps with a choice; they open in the declared order
     sandmaster: dict[str, Any] | None = None
     rihani: dict[str, Any] | None = None
     if res.winner is not None:
@@ -245,22 +244,22 @@ def apply_resolution(
             if len(options) == 1:
                 winner_loses_dialed(state, res.winner, territory, **options[0])
             else:
-                steps.append(DecisionType.BATTLE_CASUALTIES.value)
+                needed.add(DecisionType.BATTLE_CASUALTIES.value)
         if special_karama_step(snapshot, state, res.winner, res.loser):
-            steps.append(DecisionType.MORITANI_SPECIAL_KARAMA.value)
+            needed.add(DecisionType.MORITANI_SPECIAL_KARAMA.value)
         remaining = [c for c in (state.plan_card(res.winner, s) for s in ("weapon", "defense")) if c]
         if remaining:
-            steps.append(DecisionType.WINNER_CARDS.value)
+            needed.add(DecisionType.WINNER_CARDS.value)
         # the winner's skills, before Moritani's retention, the capture and a Face Dancer
         if skills_on(snapshot):
             winner_side = sides[res.winner]
             if selected_skill(snapshot, winner_plan) == SANDMASTER and battle_effect_applies(_survives(winner_side)):
                 sandmaster = sandmaster_step(snapshot, state, res.winner, territory, context)
                 if sandmaster is not None:
-                    steps.append(DecisionType.SANDMASTER_PILE.value)
+                    needed.add(DecisionType.SANDMASTER_PILE.value)
             rihani = rihani_step(snapshot, state, res.winner, winner_plan, _survives(winner_side), context)
             if rihani is not None:
-                steps.append(DecisionType.RIHANI_DRAW_OFFER.value)
+                needed.add(DecisionType.RIHANI_DRAW_OFFER.value)
 
     survivors = [
         s.plan.leader
@@ -296,7 +295,7 @@ def apply_resolution(
     if killed and harkonnen_leaderless(state):
         captives_return_when_leaderless(state, context.interpretations)
     if retention is not None:
-        steps.append(DecisionType.MORITANI_RETENTION.value)
+        needed.add(DecisionType.MORITANI_RETENTION.value)
     unused_drawable = unused_duke_capture_open(snapshot, battle, res) and unused_duke_in_pool(
         context.choice(UNUSED_CAPTURE_QUESTION)
     )
@@ -306,7 +305,7 @@ def apply_resolution(
     if captive is not None:
         if retention is not None:
             retention_before_capture()
-        steps.append(DecisionType.HARKONNEN_CAPTURE.value)
+        needed.add(DecisionType.HARKONNEN_CAPTURE.value)
 
     lost: dict[str, dict[str, int]] = {}
     for e in state.events:
@@ -316,33 +315,21 @@ def apply_resolution(
             entry["elite"] += e["elite"]
     leaders_killed = [{"leader": leader, "cause": cause} for leader, _, cause in killed]
     summary = _summary(snapshot, battle, res, leaders_killed, paid, lost)
-    given = {"used_cards", "capture", "retention"}
-    if sandmaster is not None:
-        given.add("sandmaster")
-    if rihani is not None:
-        given.add("rihani")
-    if duke_drawable or unused_drawable:
-        given.add("duke_in_capture_pool")
-    state.set_resolution(
-        ResolutionRecord(
-            result=res.result,
-            winner=res.winner,
-            loser=res.loser,
-            decided_by_traitor=res.result is BattleResult.SINGLE_TRAITOR,
-            steps=tuple(in_cleanup_order(steps)),
-            used_cards=tuple(res.used_cards),
-            capture=captive,
-            retention=retention,
-            sandmaster=None if sandmaster is None else SandmasterRecord.from_wire(sandmaster),
-            rihani=None if rihani is None else RihaniRecord.from_wire(rihani),
-            duke_in_capture_pool=True if duke_drawable or unused_drawable else None,
-            given=frozenset(given),
-        )
+    state.battle_resolved(
+        res.result,
+        res.winner,
+        res.loser,
+        in_cleanup_order(needed),
+        res.used_cards,
+        captive,
+        retention,
+        sandmaster=None if sandmaster is None else SandmasterRecord.from_wire(sandmaster),
+        rihani=None if rihani is None else RihaniRecord.from_wire(rihani),
+        duke_in_capture_pool=duke_drawable or unused_drawable,
     )
-    # the Face Dancer question reads the resolution just written (whether other steps precede it)
+    # the Face Dancer question reads the resolution just recorded (whether other steps precede it)
     if face_dancer_step(state.wire):
-        steps.append(DecisionType.FACE_DANCER_REVEAL.value)
-        state.update_resolution(steps=tuple(in_cleanup_order(steps)))
+        state.schedule_step(DecisionType.FACE_DANCER_REVEAL.value)
     return summary, state
 
 

@@ -120,7 +120,7 @@ def initial_batch(choice: str) -> bool:
 
 
 def _retention(state: NextSnapshot) -> RetentionRecord:
-    record = state.resolution.retention
+    record = state.retention
     assert record is not None
     return record
 
@@ -206,11 +206,11 @@ def retain_card(snapshot: Snapshot, action: Action, context: Context, trace: Tra
     record = record.with_(card=card)
     responders = declare_retention(state, card)
     if not responders:
-        state.update_resolution(retention=record)
+        state.set_retention(record)
         _settle(state, record, card)
         summary = {"retention": {"faction": record.player, "kept": card}}
     else:
-        state.update_resolution(retention=record.with_(responders=tuple(responders)))
+        state.set_retention(record.with_(responders=tuple(responders)))
         state.step_becomes(DecisionType.RETENTION_KARAMA.value)
         summary = {"retention": {"faction": record.player, "declared": card}}
     return finish(snapshot, state, {"moritani": summary}, trace, context)
@@ -279,7 +279,7 @@ def karama_response(snapshot: Snapshot, action: Action, context: Context, trace:
         summary = {"retention": {"faction": record.player, "kept": None, "cancelled_by": action.player}}
     else:
         record = record.with_(responders=record.responders[1:])
-        state.update_resolution(retention=record)
+        state.set_retention(record)
         if record.responders:
             summary = {"retention": {"faction": record.player, "declared": record.card, "passed": action.player}}
         else:

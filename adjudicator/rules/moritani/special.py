@@ -71,7 +71,7 @@ def compulsory_discards_first() -> None:
 
 
 def _decision(state: NextSnapshot) -> dict[str, Any]:
-    winner = state.resolution.winner
+    winner = state.winner
     assert winner is not None
     return {
         "type": DecisionType.MORITANI_SPECIAL_KARAMA.value,
@@ -125,7 +125,7 @@ def force_winner_cards(state: NextSnapshot, winner: str, karama: str, keep: list
 @ruled(answers(DecisionType.MORITANI_SPECIAL_KARAMA.value))
 def answer_special_karama(snapshot: Snapshot, action: Action, context: Context, trace: Trace) -> Adjudication:
     state = NextSnapshot(snapshot)
-    winner = state.resolution.winner
+    winner = state.winner
     assert winner is not None
     karama = action.fields.get("card")
     keep, discard = list(action.fields.get("keep") or ()), list(action.fields.get("discard") or ())
