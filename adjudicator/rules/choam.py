@@ -17,7 +17,7 @@ from adjudicator.core.rulings import illegal, resolved, ruled
 from adjudicator.core.snapshot import Snapshot
 from adjudicator.core.tracing import Trace, rule
 from adjudicator.core.vocabulary import ActionType, DecisionType, FactionId
-from adjudicator.rules.moritani.retention import _karama_cards, reservation_violation, reserved_cards
+from adjudicator.rules.moritani.retention import held_karamas, reservation_violation, reserved_cards
 from adjudicator.rules.state import NextSnapshot
 
 CHOAM = FactionId.CHOAM.value
@@ -28,28 +28,25 @@ PRICE = 3
 def cash_in(state: NextSnapshot, karama: str, cards: list[str]) -> int:
     """Advanced, once per game: CHOAM discards a Karama and any of its Treachery cards, taking 3 spice from
     the bank for each card discarded that way."""
-    choam = state.wire["factions"][CHOAM]
     for card in (karama, *cards):
-        choam["hand"].remove(card)
-        state.wire["discard"].append(card)
+        state.discard_from_hand(CHOAM, card)
         state.event("card-discarded", "choam.special-karama.cash-in", faction=CHOAM, card=card, karama=card == karama)
-    choam["special_karama_used"] = True
+    state.spend_special_karama(CHOAM)
     state.pay_from_bank(CHOAM, PRICE * len(cards), "choam.special-karama.cash-in", "cards cashed in")
     return PRICE * len(cards)
 
 
 def _refreshed_decision(state: NextSnapshot, context: Context) -> dict[str, Any] | None:
-    wire = state.wire  # STEPWIRE
     """The open decision rebuilt from the new hands: a window or Semuta opportunity may have named a card
     CHOAM has just cashed in."""
-    pending = wire.get("pending")
+    pending = state.pending
     if pending is None:
         return None
-    battle = wire.get("battle")
-    if battle is not None and battle.get("resolution") and battle["resolution"].get("steps"):
-        return context.rulebook.step_decision(battle["resolution"]["steps"][0], state)
+    step = state.step
+    if step is not None:
+        return context.rulebook.step_decision(step, state)
     if pending.get("type") == DecisionType.DUKE_VIDAL_KARAMA.value:
-        return {**pending, "eligible": _karama_cards(wire, pending["player"])}
+        return {**pending, "eligible": held_karamas(state, pending["player"])}
     return dict(pending)
 
 
@@ -95,13 +92,9 @@ def choam_cash_in(snapshot: Snapshot, action: Action, context: Context, trace: T
     state = NextSnapshot(snapshot)
     paid = cash_in(state, str(karama), cards)
     pending = _refreshed_decision(state, context)
-    state.wire["pending"] = pending
-    following = Snapshot.from_dict(state.wire)
-    outcome = {
-        "summary": {"choam": {"cashed_in": cards, "spice": paid}},
-        "events": state.events,
-        "snapshot": state.wire,
-    }
+    state.set_pending(pending)
+    following = state.as_snapshot()
+    outcome = state.outcome({"choam": {"cashed_in": cards, "spice": paid}})
     return resolved(outcome, pending, context.rulebook.options(following), trace, context)
 
 

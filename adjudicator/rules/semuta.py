@@ -11,10 +11,12 @@ ally's retention pool stays the one fixed when the battle resolved.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from adjudicator.core.action import Action, Context
 from adjudicator.core.catalog import card_kind
+from adjudicator.core.records import SemutaBatch
 from adjudicator.core.results import Adjudication
 from adjudicator.core.rulebook import DecisionKind, RuleModule
 from adjudicator.core.rulings import answers, ruled
@@ -26,62 +28,57 @@ from adjudicator.rules.state import NextSnapshot, finish
 SEMUTA = "semuta-drug"
 
 
-def _semuta_cards(wire: dict[str, Any], faction: str) -> list[str]:
+def _semuta_cards(hand: Iterable[str]) -> list[str]:
     # a plain prefix test: this runs for every hand after every battle step
-    return [c for c in wire["factions"][faction]["hand"] if c.startswith(SEMUTA) and card_kind(c) == SEMUTA]
+    return [c for c in hand if c.startswith(SEMUTA) and card_kind(c) == SEMUTA]
 
 
-def _someone_holds_semuta(wire: dict[str, Any], excluded: str | None = None) -> bool:
+def _someone_holds_semuta(state: NextSnapshot, excluded: str | None = None) -> bool:
     # runs after every battle step: one plain loop, no lists built
-    for faction, entry in wire["factions"].items():
+    for faction in state.faction_ids:
         if faction != excluded:
-            for card in entry["hand"]:
+            for card in state.hand(faction):
                 if card.startswith(SEMUTA) and card_kind(card) == SEMUTA:
                     return True
     return False
 
 
 @rule("richese.semuta.opportunity")
-def semuta_opportunity(state: NextSnapshot, discarder: str, cards: list[str]) -> list[str]:
+def semuta_opportunity(state: NextSnapshot, discarder: str, cards: tuple[str, ...]) -> list[str]:
     """Right after a faction discards, another holder of a Semuta Drug may take one of those cards; each
     batch gives one opportunity, every other faction asked in storm order."""
     # Once some other faction holds a Semuta Drug, every faction but the discarder is asked (holder or
     # not), so the order of questions does not reveal who holds it.
-    if not _someone_holds_semuta(state.wire, discarder):
+    if not _someone_holds_semuta(state, discarder):
         return []
-    return [f for f in state.wire["storm_order"] if f != discarder]
+    return [f for f in state.storm_order if f != discarder]
 
 
 def queue_opportunities(state: NextSnapshot) -> None:
     """After a battle step: one Semuta opportunity per fresh batch that some other faction could take from."""
-    if not _someone_holds_semuta(state.wire):
-        state.batches.clear()
+    if not _someone_holds_semuta(state):
+        state.take_batches()
         return
-    resolution = state.wire["battle"]["resolution"]
-    queue = resolution.setdefault("semuta", [])
     fresh = []
-    for discarder, cards in state.batches.items():
+    for discarder, cards in state.take_batches():
         responders = semuta_opportunity(state, discarder, cards)
         if responders:
-            fresh.append({"discarder": discarder, "cards": list(cards), "responders": responders})
-    state.batches.clear()
+            fresh.append(SemutaBatch(discarder, cards, tuple(responders)))
+    state.queue_semuta(fresh)
     if fresh:
-        queue.extend(fresh)
-        steps = resolution["steps"]
-        if not steps or steps[0] != DecisionType.SEMUTA_OPPORTUNITY.value:
-            steps.insert(0, DecisionType.SEMUTA_OPPORTUNITY.value)
+        state.interrupt(DecisionType.SEMUTA_OPPORTUNITY.value)
 
 
 def _decision(state: NextSnapshot) -> dict[str, Any]:
-    wire = state.wire  # STEPWIRE
-    head = wire["battle"]["resolution"]["semuta"][0]
-    responder = head["responders"][0]
+    head = state.semuta_queue[0]
+    responder = head.responders[0]
+    discard = state.discard_pile
     return {
         "type": DecisionType.SEMUTA_OPPORTUNITY.value,
         "player": responder,
-        "owner": head["discarder"],
-        "eligible": [c for c in head["cards"] if c in wire["discard"]],
-        "card": next(iter(_semuta_cards(wire, responder)), None),
+        "owner": head.discarder,
+        "eligible": [c for c in head.cards if c in discard],
+        "card": next(iter(_semuta_cards(state.hand(responder))), None),
     }
 
 
@@ -98,12 +95,9 @@ def semuta_options(snapshot: Snapshot, decision: Decision) -> list[dict[str, Any
 @rule("richese.semuta.take")
 def take_with_semuta(state: NextSnapshot, faction: str, card: str) -> None:
     """The Semuta Drug is discarded and the chosen card goes from the discard pile to its hand."""
-    hand = state.wire["factions"][faction]["hand"]
-    semuta = _semuta_cards(state.wire, faction)[0]
-    hand.remove(semuta)
-    state.wire["discard"].remove(card)
-    hand.append(card)
-    state.wire["discard"].append(semuta)
+    semuta = _semuta_cards(state.hand(faction))[0]
+    state.discard_from_hand(faction, semuta)
+    state.take_from_discard(faction, card)
     state.event("card-taken", "richese.semuta.take", faction=faction, card=card, spent=semuta)
 
 
@@ -111,38 +105,40 @@ def take_with_semuta(state: NextSnapshot, faction: str, card: str) -> None:
 def answer_semuta(snapshot: Snapshot, action: Action, context: Context, trace: Trace) -> Adjudication:
     assert action.player is not None
     state = NextSnapshot(snapshot)
-    resolution = state.wire["battle"]["resolution"]
-    queue = resolution["semuta"]
+    queue = list(state.semuta_queue)
     if action.type is ActionType.SEMUTA_TAKE:
         take_with_semuta(state, action.player, str(action.fields["card"]))
         queue.pop(0)
         summary: dict[str, Any] = {"taken": action.fields["card"], "by": action.player}
     else:
-        queue[0]["responders"].pop(0)
-        if not queue[0]["responders"]:
+        head = queue[0]
+        if len(head.responders) > 1:
+            queue[0] = head.with_(responders=head.responders[1:])
+        else:
             queue.pop(0)
         summary = {"passed": action.player}
-    _prune(state.wire)
+    queue = _prune(state, queue)
+    state.set_semuta_queue(queue)
     if not queue:
-        resolution["steps"].pop(0)
+        state.step_done()
     return finish(snapshot, state, {"semuta": summary}, trace, context)
 
 
-def _prune(wire: dict[str, Any]) -> None:
+def _prune(state: NextSnapshot, queue: list[SemutaBatch]) -> list[SemutaBatch]:
     """Drop batches nobody can take from any more: no card left, or no Semuta Drug left with the others."""
-    queue = wire["battle"]["resolution"]["semuta"]
-    queue[:] = [
+    discard = state.discard_pile
+    return [
         b
         for b in queue
-        if b["responders"]
-        and any(c in wire["discard"] for c in b["cards"])
-        and any(_semuta_cards(wire, f) for f in b["responders"])
+        if b.responders
+        and any(c in discard for c in b.cards)
+        and any(_semuta_cards(state.hand(f)) for f in b.responders)
     ]
 
 
-def semuta_cards(wire: dict[str, Any], faction: str) -> list[str]:
+def semuta_cards(snapshot: Snapshot, faction: str) -> list[str]:
     """The Semuta Drugs a faction holds: the first is the one it would spend."""
-    return _semuta_cards(wire, faction)
+    return _semuta_cards(snapshot.factions[faction].hand)
 
 
 DECLARED = RuleModule(

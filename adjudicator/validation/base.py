@@ -45,7 +45,7 @@ class Checker:
         """The cards the rules let this faction play as a Karama (none for a faction not in the game)."""
         if faction is None or faction not in self.s.factions:
             return []
-        return karama_cards(self.wire, faction)
+        return karama_cards(self.s, faction)
 
     def area(self, territory_id: str, *path: object) -> Territory | None:
         """Check that a territory (or, with the homeworlds variant, a homeworld) is on this game's board.

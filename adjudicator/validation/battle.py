@@ -187,7 +187,7 @@ class BattleChecks(Checker):
                 "wrong-decider", "the next faction in storm order (not the discarder) answers", "pending", "player"
             )
             return
-        held = semuta_cards(self.wire, decision.player or "")
+        held = semuta_cards(self.s, decision.player or "")
         if decision.get("card") != (held[0] if held else None):
             self.add("decision-mismatch", "'card' must be the Semuta Drug the decider holds", "pending", "card")
         for i, card in enumerate(decision.get("eligible") or ()):

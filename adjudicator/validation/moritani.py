@@ -242,10 +242,10 @@ class MoritaniChecks(Checker):
         else:
             moritani = self.s.factions.get(FactionId.MORITANI.value)
             winner_plan = battle.plans.get(str(resolution.winner)) if battle is not None else None
-            in_plan = set(forceable_cards(self.wire, str(resolution.winner))) if winner_plan else set()
+            in_plan = set(forceable_cards(self.s, str(resolution.winner))) if winner_plan else set()
             if not self.s.ruleset.advanced or moritani is None or moritani.special_karama_used:
                 self.add("not-available", "the special Karama is an unspent advanced power", "pending", "type")
-            elif list(decision.get("karama") or ()) != special_karama_cards(self.wire):
+            elif list(decision.get("karama") or ()) != special_karama_cards(self.s):
                 self.add("decision-mismatch", "'karama' must be the Karama cards Moritani holds", "pending", "karama")
             if not set(decision.get("eligible") or ()) <= in_plan:
                 self.add(

@@ -27,7 +27,7 @@ def choose_casualties(snapshot: Snapshot, action: Action, context: Context, trac
     state = NextSnapshot(snapshot)
     regular, elite = int(action.fields["regular"]), int(action.fields["elite"])
     winner_loses_dialed(state, action.player, snapshot.battle.territory, regular, elite)
-    state.wire["battle"]["resolution"]["steps"].pop(0)
+    state.step_done()
     summary = {"casualties": {"faction": action.player, "regular": regular, "elite": elite}}
     return finish(snapshot, state, {"battle": summary}, trace, context)
 
@@ -35,9 +35,8 @@ def choose_casualties(snapshot: Snapshot, action: Action, context: Context, trac
 @rule("battle.cards.winner-keeps-or-discards")
 def keep_or_discard(state: NextSnapshot, winner: str, keep: list[str]) -> None:
     """The winner keeps the played cards it chooses and discards the rest."""
-    plan = state.wire["battle"]["plans"][winner]
     for slot in ("weapon", "defense"):
-        if plan[slot] in keep:
+        if state.plan_card(winner, slot) in keep:
             state.return_to_hand(winner, slot, "battle.cards.winner-keeps-or-discards")
         else:
             state.discard_from_plan(winner, slot, "battle.cards.winner-keeps-or-discards")
@@ -49,7 +48,7 @@ def keep_cards(snapshot: Snapshot, action: Action, context: Context, trace: Trac
     state = NextSnapshot(snapshot)
     keep = list(action.fields.get("cards") or [])
     keep_or_discard(state, action.player, keep)
-    state.wire["battle"]["resolution"]["steps"].pop(0)
+    state.step_done()
     summary = {"cards": {"faction": action.player, "kept": keep}}
     return finish(snapshot, state, {"battle": summary}, trace, context)
 
@@ -70,26 +69,24 @@ def winner_card_options(snapshot: Snapshot, decision: Any) -> list[dict[str, Any
 
 
 def _casualties_decision(state: NextSnapshot) -> dict[str, Any]:
-    wire = state.wire  # STEPWIRE
-    battle = wire["battle"]
-    winner = battle["resolution"]["winner"]
+    winner = state.winner
+    assert winner is not None
     return {
         "type": DecisionType.BATTLE_CASUALTIES.value,
         "player": winner,
-        "territory": battle["territory"],
-        "strength": battle["plans"][winner]["dial"],
+        "territory": state.battle_territory,
+        "strength": state.plan(winner).dial,
     }
 
 
 def _winner_cards_decision(state: NextSnapshot) -> dict[str, Any]:
-    wire = state.wire  # STEPWIRE
-    battle = wire["battle"]
-    winner = battle["resolution"]["winner"]
-    eligible = [c for c in (battle["plans"][winner][s] for s in ("weapon", "defense")) if c]
+    winner = state.winner
+    assert winner is not None
+    eligible = [c for c in (state.plan_card(winner, s) for s in ("weapon", "defense")) if c]
     return {
         "type": DecisionType.WINNER_CARDS.value,
         "player": winner,
-        "territory": battle["territory"],
+        "territory": state.battle_territory,
         "eligible": eligible,
     }
 

@@ -9,8 +9,9 @@ from typing import Any
 
 from adjudicator.core.action import Context
 from adjudicator.core.catalog import catalog
+from adjudicator.core.records import RihaniRecord, SandmasterRecord
 from adjudicator.core.rulebook import RuleModule
-from adjudicator.core.snapshot import Battle, Plan, Snapshot, halves_to_number
+from adjudicator.core.snapshot import Battle, DukeVidal, Plan, Snapshot, halves_to_number
 from adjudicator.core.tracing import rule
 from adjudicator.core.vocabulary import DUKE, BattleResult, DecisionType, DukeStatus, FactionId
 from adjudicator.rules.battle.plans import forces_in, strength_halves
@@ -38,15 +39,14 @@ from adjudicator.rules.skills import (
     selected_skill,
     skills_on,
 )
-from adjudicator.rules.state import NextSnapshot
+from adjudicator.rules.state import NextSnapshot, in_cleanup_order
 from adjudicator.rules.tleilaxu import face_dancer_step
 
 
 def traitor_card_called(state: NextSnapshot, caller: str, leader: str | None) -> None:
     """A Traitor card called is recorded as used (`called_traitors`): it can no longer be exchanged."""
-    faction = state.wire["factions"][caller]
-    if leader is not None and leader in faction["traitors"] and leader not in faction.get("called_traitors", []):
-        faction["called_traitors"] = [*faction.get("called_traitors", []), leader]
+    if leader is not None and leader in state.traitors(caller) and leader not in state.called_traitors(caller):
+        state.mark_traitor_called(caller, leader)
 
 
 @rule("battle.bounty")
@@ -193,7 +193,7 @@ def apply_resolution(
 
     # forces
     if res.explosion:
-        for faction in sorted({s["faction"] for s in snapshot.to_dict()["forces"] if s["territory"] == territory}):
+        for faction in sorted({s.faction for s in snapshot.forces if s.territory == territory}):
             state.forces_to_tanks(faction, territory, "battle.explosion.lasgun-shield")
         state.advisors_to_tanks(territory, "battle.explosion.lasgun-shield")
         state.spice_destroyed(territory, "battle.explosion.lasgun-shield")
@@ -223,14 +223,14 @@ def apply_resolution(
     # the Kwisatz Haderach
     atreides_plan = battle.plans.get(FactionId.ATREIDES.value)
     if atreides_plan is not None and atreides_plan.kwisatz_haderach:
-        token = state.wire["factions"][FactionId.ATREIDES.value]["kwisatz_haderach"]
-        token["used_in"] = territory
+        state.kwisatz_haderach_fought(territory)
         if res.explosion:
-            token["status"] = "tanks"
+            state.kwisatz_haderach_to_tanks()
             state.event("kwisatz-haderach-killed", "battle.explosion.lasgun-shield")
 
-    steps: list[str] = []
-    skill_records: dict[str, dict[str, Any] | None] = {}
+    needed: set[str] = set()  # the cleanup steps with a choice; they open in the declared order
+    sandmaster: dict[str, Any] | None = None
+    rihani: dict[str, Any] | None = None
     if res.winner is not None:
         winner_plan = battle.plans[res.winner]
         decided_by_traitor = res.result is BattleResult.SINGLE_TRAITOR
@@ -244,24 +244,22 @@ def apply_resolution(
             if len(options) == 1:
                 winner_loses_dialed(state, res.winner, territory, **options[0])
             else:
-                steps.append(DecisionType.BATTLE_CASUALTIES.value)
+                needed.add(DecisionType.BATTLE_CASUALTIES.value)
         if special_karama_step(snapshot, state, res.winner, res.loser):
-            steps.append(DecisionType.MORITANI_SPECIAL_KARAMA.value)
-        remaining = [c for c in (state.wire["battle"]["plans"][res.winner][s] for s in ("weapon", "defense")) if c]
+            needed.add(DecisionType.MORITANI_SPECIAL_KARAMA.value)
+        remaining = [c for c in (state.plan_card(res.winner, s) for s in ("weapon", "defense")) if c]
         if remaining:
-            steps.append(DecisionType.WINNER_CARDS.value)
+            needed.add(DecisionType.WINNER_CARDS.value)
         # the winner's skills, before Moritani's retention, the capture and a Face Dancer
         if skills_on(snapshot):
             winner_side = sides[res.winner]
             if selected_skill(snapshot, winner_plan) == SANDMASTER and battle_effect_applies(_survives(winner_side)):
-                skill_records["sandmaster"] = sandmaster_step(snapshot, state, res.winner, territory, context)
-                if skill_records["sandmaster"] is not None:
-                    steps.append(DecisionType.SANDMASTER_PILE.value)
-            skill_records["rihani"] = rihani_step(
-                snapshot, state, res.winner, winner_plan, _survives(winner_side), context
-            )
-            if skill_records["rihani"] is not None:
-                steps.append(DecisionType.RIHANI_DRAW_OFFER.value)
+                sandmaster = sandmaster_step(snapshot, state, res.winner, territory, context)
+                if sandmaster is not None:
+                    needed.add(DecisionType.SANDMASTER_PILE.value)
+            rihani = rihani_step(snapshot, state, res.winner, winner_plan, _survives(winner_side), context)
+            if rihani is not None:
+                needed.add(DecisionType.RIHANI_DRAW_OFFER.value)
 
     survivors = [
         s.plan.leader
@@ -274,7 +272,14 @@ def apply_resolution(
         context.choice(DUKE_CAPTURE_QUESTION)
     )
     captive_duke_fought = DUKE in survivors and captive_duke(state.wire)
-    loan_kept = DUKE in survivors and _duke_on_loan(state) and loaned_duke_stays(state, territory, context)
+    # the Duke's custody is still the request's here: a surviving Duke has not been moved yet
+    duke = snapshot.duke_vidal
+    loan_kept = (
+        DUKE in survivors
+        and duke is not None
+        and _duke_on_loan(duke)
+        and loaned_duke_stays(state, duke, territory, context)
+    )
     if survivors:
         survivors_fought(
             state,
@@ -290,7 +295,7 @@ def apply_resolution(
     if killed and harkonnen_leaderless(state):
         captives_return_when_leaderless(state, context.interpretations)
     if retention is not None:
-        steps.append(DecisionType.MORITANI_RETENTION.value)
+        needed.add(DecisionType.MORITANI_RETENTION.value)
     unused_drawable = unused_duke_capture_open(snapshot, battle, res) and unused_duke_in_pool(
         context.choice(UNUSED_CAPTURE_QUESTION)
     )
@@ -300,7 +305,7 @@ def apply_resolution(
     if captive is not None:
         if retention is not None:
             retention_before_capture()
-        steps.append(DecisionType.HARKONNEN_CAPTURE.value)
+        needed.add(DecisionType.HARKONNEN_CAPTURE.value)
 
     lost: dict[str, dict[str, int]] = {}
     for e in state.events:
@@ -310,44 +315,40 @@ def apply_resolution(
             entry["elite"] += e["elite"]
     leaders_killed = [{"leader": leader, "cause": cause} for leader, _, cause in killed]
     summary = _summary(snapshot, battle, res, leaders_killed, paid, lost)
-    state.wire["battle"]["resolution"] = {
-        "result": res.result.value,
-        "winner": res.winner,
-        "loser": res.loser,
-        "decided_by_traitor": res.result is BattleResult.SINGLE_TRAITOR,
-        "steps": steps,
-        "used_cards": list(res.used_cards),
-        "capture": captive,
-        "retention": retention,
-    }
-    for key, record in skill_records.items():
-        if record is not None:
-            state.wire["battle"]["resolution"][key] = record
-    if duke_drawable or unused_drawable:
-        state.wire["battle"]["resolution"]["duke_in_capture_pool"] = True
+    state.battle_resolved(
+        res.result,
+        res.winner,
+        res.loser,
+        in_cleanup_order(needed),
+        res.used_cards,
+        captive,
+        retention,
+        sandmaster=None if sandmaster is None else SandmasterRecord.from_wire(sandmaster),
+        rihani=None if rihani is None else RihaniRecord.from_wire(rihani),
+        duke_in_capture_pool=duke_drawable or unused_drawable,
+    )
+    # the Face Dancer question reads the resolution just recorded (whether other steps precede it)
     if face_dancer_step(state.wire):
-        steps.append(DecisionType.FACE_DANCER_REVEAL.value)
+        state.schedule_step(DecisionType.FACE_DANCER_REVEAL.value)
     return summary, state
 
 
 LOAN_TENURE_QUESTION = "duke-loan-tenure"
 
 
-def _duke_on_loan(state: NextSnapshot) -> bool:
-    duke = state.wire["duke_vidal"]
-    return duke is not None and duke["status"] == DukeStatus.HELD.value and duke.get("loaned_by") is not None
+def _duke_on_loan(duke: DukeVidal) -> bool:
+    return duke.status is DukeStatus.HELD and duke.loaned_by is not None
 
 
 @rule("duke-vidal.loan.tenure")
-def loaned_duke_stays(state: NextSnapshot, territory: str, context: Context) -> bool:
+def loaned_duke_stays(state: NextSnapshot, duke: DukeVidal, territory: str, context: Context) -> bool:
     """A loaned Duke Vidal who survives his battle leaves the recipient (one battle) or stays for the rest
     of the turn, fighting again only in this territory, following question duke-loan-tenure."""
-    duke = state.wire["duke_vidal"]
     choice = context.choice(LOAN_TENURE_QUESTION)
     if choice == "one-battle":
         return False
-    duke["fought_in"] = territory
-    state.event("duke-vidal-stays", "duke-vidal.loan.tenure", faction=duke["controller"], territory=territory)
+    state.duke_stays_in(territory)
+    state.event("duke-vidal-stays", "duke-vidal.loan.tenure", faction=duke.controller, territory=territory)
     return True
 
 

@@ -121,11 +121,7 @@ def plan_decision(snapshot: Snapshot, battle: Battle, faction: str) -> dict[str,
 def lock_plan(state: NextSnapshot, faction: str, plan: Plan) -> None:
     """A side commits its plan in secret, the cards leaving its hand; once both sides have committed,
     the plans are revealed together."""
-    wire_plan = plan.to_dict()
-    hand = state.wire["factions"][faction]["hand"]
-    for card in plan.cards:
-        hand.remove(card)
-    state.wire["battle"]["plans"][faction] = wire_plan
+    state.commit_plan(faction, plan)
     state.event("plan-locked", "battle.plan.lock", faction=faction)
 
 
@@ -178,21 +174,16 @@ def lock_battle_plan(snapshot: Snapshot, action: Action, context: Context, trace
     state = NextSnapshot(snapshot)
     lock_plan(state, faction, plan)
     opponent = _opponent(battle, faction)
-    if opponent in state.wire["battle"]["plans"]:
-        state.wire["battle"]["revealed"] = True
-        state.wire["pending"] = None
+    if state.has_plan(opponent):
+        state.reveal_plans()
+        state.set_pending(None)
         decision: dict[str, Any] | None = None
         options: list[dict[str, Any]] = []
     else:
-        next_snapshot = Snapshot.from_dict(state.wire)
-        decision = plan_decision(next_snapshot, battle, opponent)
-        state.wire["pending"] = decision
-        options = legal_plans(Snapshot.from_dict(state.wire), battle, opponent)
-    outcome = {
-        "summary": {"battle": {"plan_locked": faction, "revealed": decision is None}},
-        "events": state.events,
-        "snapshot": state.wire,
-    }
+        decision = plan_decision(state.as_snapshot(), battle, opponent)
+        state.set_pending(decision)
+        options = legal_plans(state.as_snapshot(), battle, opponent)
+    outcome = state.outcome({"battle": {"plan_locked": faction, "revealed": decision is None}})
     return resolved(outcome, decision, options, trace, context)
 
 

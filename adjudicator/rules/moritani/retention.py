@@ -12,10 +12,12 @@ register's provisional orderings (questions retention-karama-timing, retention-c
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from adjudicator.core.action import Action, Context, choice_of
 from adjudicator.core.catalog import card_kind, catalog
+from adjudicator.core.records import RetentionRecord
 from adjudicator.core.results import Adjudication, Violation
 from adjudicator.core.rulebook import DecisionKind, RuleModule
 from adjudicator.core.rulings import answers, found, ruled
@@ -77,29 +79,31 @@ def retention_step(
     used: set[str],
     decided_by_traitor: bool,
     interpretations: dict[str, str],
-) -> dict[str, Any] | None:
+) -> RetentionRecord | None:
     """Called by the battle resolution: the retention record, or None when there is no opportunity."""
     if not _applies(snapshot, winner, loser):
         return None
     assert loser is not None
-    plan = state.wire["battle"]["plans"][loser]
-    played = [c for c in (plan["cheap_hero"], plan["weapon"], plan["defense"]) if c is not None]
+    slots = ("cheap_hero", "weapon", "defense")
+    plan = {slot: state.plan_card(loser, slot) for slot in slots}
+    played = [c for c in plan.values() if c is not None]
     choice = choice_of(interpretations, TRAITOR_QUESTION)
     eligible = eligible_cards(played, used, decided_by_traitor, choice) if played else []
     if not eligible:
         return None  # nothing it could keep: its cards are discarded as any loser's
     ineligible = [c for c in played if c not in eligible]
-    semuta_held = any(card_kind(c) == "semuta-drug" for f in state.wire["factions"].values() for c in f["hand"])
+    semuta_held = any(card_kind(c) == "semuta-drug" for f in state.faction_ids for c in state.hand(f))
     batches = choice_of(interpretations, SEMUTA_QUESTION)
     # Without a Semuta Drug in play the discard timing changes nothing: the never-keepable cards go
     # with the battle's discards. With one, the batch they join is the register's open ordering.
     early = ineligible if ineligible and (not semuta_held or initial_batch(batches)) else []
-    for slot in ("cheap_hero", "weapon", "defense"):
+    for slot in slots:
         if plan[slot] in early:
             state.discard_from_plan(loser, slot, "battle.cards.loser-discards")
     reserved = [c for c in played if c not in early]
     state.event("cards-reserved", "moritani.retention.opportunity", faction=loser, cards=reserved)
-    return {"player": loser, "played": played, "eligible": eligible, "card": None, "responders": []}
+    # the declared card is recorded (as none yet) from the start
+    return RetentionRecord(loser, tuple(played), tuple(eligible)).with_(card=None)
 
 
 @rule("moritani.retention.before-continuations")
@@ -115,87 +119,100 @@ def initial_batch(choice: str) -> bool:
     return choice == "split-batches"
 
 
+def _retention(state: NextSnapshot) -> RetentionRecord:
+    record = state.retention
+    assert record is not None
+    return record
+
+
 def _retention_decision(state: NextSnapshot) -> dict[str, Any]:
-    wire = state.wire  # STEPWIRE
-    record = wire["battle"]["resolution"]["retention"]
+    record = _retention(state)
     return {
         "type": DecisionType.MORITANI_RETENTION.value,
-        "player": record["player"],
+        "player": record.player,
         "owner": MORITANI,
-        "played": list(record["played"]),
-        "eligible": list(record["eligible"]),
+        "played": list(record.played),
+        "eligible": list(record.eligible),
     }
 
 
 def _window_decision(state: NextSnapshot) -> dict[str, Any]:
-    wire = state.wire  # STEPWIRE
-    record = wire["battle"]["resolution"]["retention"]
-    responder = record["responders"][0]
+    record = _retention(state)
+    responder = record.responders[0]
     return {
         "type": DecisionType.RETENTION_KARAMA.value,
         "player": responder,
         "owner": MORITANI,
-        "ally": record["player"],
-        "card": record["card"],
-        "eligible": _karama_cards(wire, responder),
+        "ally": record.player,
+        "card": record.card,
+        "eligible": held_karamas(state, responder),
     }
 
 
-def _karama_cards(wire: dict[str, Any], faction: str) -> list[str]:
-    """Cards this faction can play as a Karama: Karama cards, and for the advanced Bene Gesserit
-    Worthless cards too."""
-    hand = wire["factions"][faction]["hand"]
+def usable_as_karama(hand: Sequence[str], faction: str, advanced: bool) -> list[str]:
+    """Cards of this hand the faction can play as a Karama: Karama cards, and for the advanced Bene
+    Gesserit Worthless cards too."""
     usable = [c for c in hand if card_kind(c) == "karama"]
-    if faction == FactionId.BENE_GESSERIT.value and wire["ruleset"]["advanced"]:
+    if faction == FactionId.BENE_GESSERIT.value and advanced:
         usable += [c for c in hand if catalog().cards[card_kind(c)].category is CardCategory.WORTHLESS]
     return usable
 
 
-def _responders(wire: dict[str, Any]) -> list[str]:
+def held_karamas(state: NextSnapshot, faction: str) -> list[str]:
+    """The cards a faction can play as a Karama in the next snapshot."""
+    return usable_as_karama(state.hand(faction), faction, state.advanced)
+
+
+def _karama_cards(wire: dict[str, Any], faction: str) -> list[str]:
+    # kept in wire form for Duke Vidal's Karama window (rules/duke_vidal.py) until it reads the working state
+    return usable_as_karama(wire["factions"][faction]["hand"], faction, bool(wire["ruleset"]["advanced"]))
+
+
+def _responders(state: NextSnapshot) -> list[str]:
     """Every faction but Moritani is asked, holder or not, so the window reveals nobody's hand."""
-    return [f for f in wire["storm_order"] if f != MORITANI]
+    return [f for f in state.storm_order if f != MORITANI]
 
 
 @rule("moritani.retention.discard-unkept")
 def discard_unkept(state: NextSnapshot, ally: str, keep: str | None) -> None:
     """Every played card the ally does not keep is discarded, once."""
-    plan = state.wire["battle"]["plans"][ally]
     for slot in ("cheap_hero", "weapon", "defense"):
-        if plan[slot] is not None and plan[slot] == keep:
+        card = state.plan_card(ally, slot)
+        if card is not None and card == keep:
             state.return_to_hand(ally, slot, "moritani.retention.choose-one-or-none")
         else:
             state.discard_from_plan(ally, slot, "moritani.retention.discard-unkept")
 
 
-def _settle(state: NextSnapshot, keep: str | None) -> None:
-    record = state.wire["battle"]["resolution"]["retention"]
-    discard_unkept(state, record["player"], keep)
-    state.wire["battle"]["resolution"]["steps"].pop(0)
+def _settle(state: NextSnapshot, record: RetentionRecord, keep: str | None) -> None:
+    discard_unkept(state, record.player, keep)
+    state.step_done()
 
 
 @ruled(answers(DecisionType.MORITANI_RETENTION.value))
 def retain_card(snapshot: Snapshot, action: Action, context: Context, trace: Trace) -> Adjudication:
     state = NextSnapshot(snapshot)
     card = action.fields.get("card")
-    record = state.wire["battle"]["resolution"]["retention"]
+    record = _retention(state)
     if card is None:
-        _settle(state, None)
+        _settle(state, record, None)
         return finish(
             snapshot,
             state,
-            {"moritani": {"retention": {"faction": record["player"], "kept": None}}},
+            {"moritani": {"retention": {"faction": record.player, "kept": None}}},
             trace,
             context,
         )
-    record["card"] = card
+    record = record.with_(card=card)
     responders = declare_retention(state, card)
     if not responders:
-        _settle(state, card)
-        summary = {"retention": {"faction": record["player"], "kept": card}}
+        state.set_retention(record)
+        _settle(state, record, card)
+        summary = {"retention": {"faction": record.player, "kept": card}}
     else:
-        record["responders"] = responders
-        state.wire["battle"]["resolution"]["steps"][0] = DecisionType.RETENTION_KARAMA.value
-        summary = {"retention": {"faction": record["player"], "declared": card}}
+        state.set_retention(record.with_(responders=tuple(responders)))
+        state.step_becomes(DecisionType.RETENTION_KARAMA.value)
+        summary = {"retention": {"faction": record.player, "declared": card}}
     return finish(snapshot, state, {"moritani": summary}, trace, context)
 
 
@@ -203,7 +220,7 @@ def retain_card(snapshot: Snapshot, action: Action, context: Context, trace: Tra
 def declare_retention(state: NextSnapshot, card: str) -> list[str]:
     """Declaring the kept card opens a Karama window: Karama can stop an alliance ability; every faction
     but Moritani is asked in storm order whether it cancels (a faction without a Karama can only pass)."""
-    responders = _responders(state.wire)
+    responders = _responders(state)
     state.event("retention-declared", "moritani.retention.karama-window", card=card, responders=responders)
     return responders
 
@@ -212,10 +229,9 @@ def declare_retention(state: NextSnapshot, card: str) -> list[str]:
 def cancel_retention(state: NextSnapshot, faction: str, karama: str) -> None:
     """A Karama played against the retention cancels it: the Karama is spent and every played card is
     discarded."""
-    state.wire["factions"][faction]["hand"].remove(karama)
-    state.wire["discard"].append(karama)
+    state.discard_from_hand(faction, karama)
     state.event("card-discarded", "moritani.retention.karama-cancels", faction=faction, card=karama, karama=True)
-    state.batches.setdefault(faction, []).append(karama)  # a fresh discard, before the ally's cards
+    state.add_to_batch(faction, karama)  # a fresh discard, before the ally's cards
 
 
 def reserved_cards(snapshot: Snapshot) -> tuple[str | None, list[str]]:
@@ -256,18 +272,19 @@ def _reserved_karama(snapshot: Snapshot, action: Action) -> Violation | None:
 def karama_response(snapshot: Snapshot, action: Action, context: Context, trace: Trace) -> Adjudication:
     assert action.player is not None
     state = NextSnapshot(snapshot)
-    record = state.wire["battle"]["resolution"]["retention"]
+    record = _retention(state)
     if action.type is ActionType.KARAMA_CANCEL:
         cancel_retention(state, action.player, str(action.fields["card"]))
-        _settle(state, None)
-        summary = {"retention": {"faction": record["player"], "kept": None, "cancelled_by": action.player}}
+        _settle(state, record, None)
+        summary = {"retention": {"faction": record.player, "kept": None, "cancelled_by": action.player}}
     else:
-        record["responders"].pop(0)
-        if record["responders"]:
-            summary = {"retention": {"faction": record["player"], "declared": record["card"], "passed": action.player}}
+        record = record.with_(responders=record.responders[1:])
+        state.set_retention(record)
+        if record.responders:
+            summary = {"retention": {"faction": record.player, "declared": record.card, "passed": action.player}}
         else:
-            _settle(state, record["card"])
-            summary = {"retention": {"faction": record["player"], "kept": record["card"]}}
+            _settle(state, record, record.card)
+            summary = {"retention": {"faction": record.player, "kept": record.card}}
     return finish(snapshot, state, {"moritani": summary}, trace, context)
 
 
@@ -292,9 +309,9 @@ def retention_options(decision: Decision) -> list[dict[str, Any]]:
     return options
 
 
-def karama_cards(wire: dict[str, Any], faction: str) -> list[str]:
+def karama_cards(snapshot: Snapshot, faction: str) -> list[str]:
     """The cards a faction can play as a Karama now (the advanced Bene Gesserit's Worthless cards too)."""
-    return _karama_cards(wire, faction)
+    return usable_as_karama(snapshot.factions[faction].hand, faction, snapshot.ruleset.advanced)
 
 
 DECLARED = RuleModule(

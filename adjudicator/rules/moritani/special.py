@@ -11,6 +11,7 @@ moritani-special-karama-precedence). Cards left unchanged stay with the winner's
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterable
 from typing import Any
 
 from adjudicator.core.action import Action, Context
@@ -24,26 +25,32 @@ from adjudicator.core.vocabulary import MORITANI, ActionType, DecisionType
 from adjudicator.rules.state import NextSnapshot, finish
 
 
-def _karama_in_hand(wire: dict[str, Any]) -> list[str]:
-    return [c for c in wire["factions"][MORITANI]["hand"] if card_kind(c) == "karama"]
+def _karamas(hand: Iterable[str]) -> list[str]:
+    return [c for c in hand if card_kind(c) == "karama"]
 
 
-def _winner_cards(wire: dict[str, Any], winner: str) -> list[str]:
-    plan = wire["battle"]["plans"][winner]
-    return [c for c in (plan["weapon"], plan["defense"]) if c is not None]
+def _karama_in_hand(state: NextSnapshot) -> list[str]:
+    return _karamas(state.hand(MORITANI))
+
+
+def _played(weapon: str | None, defense: str | None) -> list[str]:
+    return [c for c in (weapon, defense) if c is not None]
+
+
+def _winner_cards(state: NextSnapshot, winner: str) -> list[str]:
+    return _played(state.plan_card(winner, "weapon"), state.plan_card(winner, "defense"))
 
 
 @rule("moritani.special-karama.opportunity")
 def special_karama_opportunity(snapshot: Snapshot, state: NextSnapshot, winner: str | None, loser: str | None) -> bool:
     """Advanced: Moritani, having lost a battle, may spend one Karama once per game to force the winner to
     keep or discard the cards it played."""
-    moritani = state.wire["factions"][MORITANI]
     return (
         loser == MORITANI
         and winner is not None
-        and not moritani.get("special_karama_used", False)
-        and bool(_karama_in_hand(state.wire))
-        and bool(_winner_cards(state.wire, winner))
+        and not state.special_karama_used(MORITANI)
+        and bool(_karama_in_hand(state))
+        and bool(_winner_cards(state, winner))
     )
 
 
@@ -64,17 +71,16 @@ def compulsory_discards_first() -> None:
 
 
 def _decision(state: NextSnapshot) -> dict[str, Any]:
-    wire = state.wire  # STEPWIRE
-    battle = wire["battle"]
-    winner = battle["resolution"]["winner"]
+    winner = state.winner
+    assert winner is not None
     return {
         "type": DecisionType.MORITANI_SPECIAL_KARAMA.value,
         "player": MORITANI,
         "owner": MORITANI,
         "opponent": winner,
-        "territory": battle["territory"],
-        "eligible": _winner_cards(wire, winner),
-        "karama": _karama_in_hand(wire),
+        "territory": state.battle_territory,
+        "eligible": _winner_cards(state, winner),
+        "karama": _karama_in_hand(state),
     }
 
 
@@ -105,44 +111,43 @@ def special_karama_options(snapshot: Snapshot, decision: Decision) -> list[dict[
 def force_winner_cards(state: NextSnapshot, winner: str, karama: str, keep: list[str], discard: list[str]) -> None:
     """The Karama is spent (once per game); the forced cards are kept or discarded; the others stay with the
     winner's own choice."""
-    moritani = state.wire["factions"][MORITANI]
-    moritani["hand"].remove(karama)
-    state.wire["discard"].append(karama)
-    moritani["special_karama_used"] = True
+    state.discard_from_hand(MORITANI, karama)
+    state.spend_special_karama(MORITANI)
     state.event("card-discarded", "moritani.special-karama.force", faction=MORITANI, card=karama, karama=True)
-    plan = state.wire["battle"]["plans"][winner]
     for slot in ("weapon", "defense"):
-        if plan[slot] in keep:
+        card = state.plan_card(winner, slot)
+        if card in keep:
             state.return_to_hand(winner, slot, "moritani.special-karama.force")
-        elif plan[slot] in discard:
+        elif card in discard:
             state.discard_from_plan(winner, slot, "moritani.special-karama.force")
 
 
 @ruled(answers(DecisionType.MORITANI_SPECIAL_KARAMA.value))
 def answer_special_karama(snapshot: Snapshot, action: Action, context: Context, trace: Trace) -> Adjudication:
     state = NextSnapshot(snapshot)
-    resolution = state.wire["battle"]["resolution"]
-    winner = resolution["winner"]
+    winner = state.winner
+    assert winner is not None
     karama = action.fields.get("card")
     keep, discard = list(action.fields.get("keep") or ()), list(action.fields.get("discard") or ())
     if karama is not None:
         force_winner_cards(state, winner, str(karama), keep, discard)
-    steps = resolution["steps"]
-    steps.pop(0)
-    if steps and steps[0] == DecisionType.WINNER_CARDS.value and not _winner_cards(state.wire, winner):
-        steps.pop(0)  # nothing left for the winner to choose
+    state.step_done()
+    if state.step == DecisionType.WINNER_CARDS.value and not _winner_cards(state, winner):
+        state.step_done()  # nothing left for the winner to choose
     summary = {"special_karama": {"spent": karama, "keep": keep, "discard": discard}}
     return finish(snapshot, state, {"moritani": summary}, trace, context)
 
 
-def special_karama_cards(wire: dict[str, Any]) -> list[str]:
+def special_karama_cards(snapshot: Snapshot) -> list[str]:
     """The Karama cards Moritani could spend on its special Karama."""
-    return _karama_in_hand(wire)
+    return _karamas(snapshot.factions[MORITANI].hand)
 
 
-def forceable_cards(wire: dict[str, Any], winner: str) -> list[str]:
+def forceable_cards(snapshot: Snapshot, winner: str) -> list[str]:
     """The winner's played cards the special Karama can force it to keep or discard."""
-    return _winner_cards(wire, winner)
+    assert snapshot.battle is not None
+    plan = snapshot.battle.plans[winner]
+    return _played(plan.weapon, plan.defense)
 
 
 DECLARED = RuleModule(
