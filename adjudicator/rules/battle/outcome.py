@@ -325,7 +325,7 @@ def apply_resolution(
             state.wire["battle"]["resolution"][key] = record
     if duke_drawable or unused_drawable:
         state.wire["battle"]["resolution"]["duke_in_capture_pool"] = True
-    if face_dancer_step(state.wire):
+    if face_dancer_step(state):
         steps.append(DecisionType.FACE_DANCER_REVEAL.value)
     return summary, state
 
