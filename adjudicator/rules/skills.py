@@ -18,15 +18,16 @@ cards, and every shuffle follows the snapshot's seed.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from adjudicator.core.action import Action, Context, choice_of
 from adjudicator.core.catalog import catalog
+from adjudicator.core.records import RihaniRecord
 from adjudicator.core.results import Adjudication
 from adjudicator.core.rulebook import DecisionKind, RuleModule
 from adjudicator.core.rulings import answers, ruled
-from adjudicator.core.snapshot import Decision, LeaderState, Plan, Snapshot, halves_to_number
+from adjudicator.core.snapshot import Decision, FactionState, LeaderState, Plan, Snapshot, SpicePile, halves_to_number
 from adjudicator.core.tracing import Trace, rule
 from adjudicator.core.vocabulary import TLEILAXU, ActionType, DecisionType, LeaderStatus, TerritoryType
 from adjudicator.rules.state import NextSnapshot, finish
@@ -171,17 +172,15 @@ def skill_lines(
 
 
 @rule("skills.sandmaster")
-def sandmaster_piles(wire: dict[str, Any], territory: str) -> list[dict[str, Any]]:
+def sandmaster_piles(board_spice: Iterable[SpicePile], territory: str) -> list[SpicePile]:
     """A surviving Sandmaster that wins adds 3 spice from the bank to the spice already in the battle's
     territory; with no spice there it adds nothing. It pays its side nothing directly and needs no
     surviving forces."""
-    return [p for p in wire["board_spice"] if p["territory"] == territory and p["amount"] > 0]
+    return [p for p in board_spice if p.territory == territory and p.amount > 0]
 
 
 def add_spice(state: NextSnapshot, territory: str, sector: int | None) -> None:
-    for pile in state.wire["board_spice"]:
-        if pile["territory"] == territory and pile["sector"] == sector:
-            pile["amount"] += SANDMASTER_SPICE
+    state.add_spice_to_pile(territory, sector, SANDMASTER_SPICE)
     state.event("spice-added", "skills.sandmaster", territory=territory, sector=sector, amount=SANDMASTER_SPICE)
 
 
@@ -197,34 +196,36 @@ def sandmaster_step(
 ) -> dict[str, Any] | None:
     """Apply a winning Sandmaster's battle effect; the record of the choice when the winner must pick
     the pile."""
-    piles = sandmaster_piles(state.wire, territory)
+    piles = sandmaster_piles(state.board_spice, territory)
     if not piles:
         state.event("spice-not-added", "skills.sandmaster", territory=territory, reason="no spice in the territory")
         return None
     if len(piles) == 1:
-        add_spice(state, territory, piles[0]["sector"])
+        add_spice(state, territory, piles[0].sector)
         return None
     choice = pile_choice(context.choice(PILES_QUESTION))
     if choice == "no-addition":
         state.event("spice-not-added", "skills.sandmaster.several-piles", territory=territory, reason="several piles")
         return None
     if choice == "largest-pile":
-        top = max(p["amount"] for p in piles)
-        piles = [p for p in piles if p["amount"] == top]
+        top = max(p.amount for p in piles)
+        piles = [p for p in piles if p.amount == top]
         if len(piles) == 1:
-            add_spice(state, territory, piles[0]["sector"])
+            add_spice(state, territory, piles[0].sector)
             return None
-    return {"player": winner, "sectors": sorted(p["sector"] for p in piles)}
+    # several piles of one territory lie in distinct numbered sectors
+    sectors: list[Any] = [p.sector for p in piles]
+    return {"player": winner, "sectors": sorted(sectors)}
 
 
 def _pile_decision(state: NextSnapshot) -> dict[str, Any]:
-    wire = state.wire  # STEPWIRE
-    record = wire["battle"]["resolution"]["sandmaster"]
+    record = state.resolution.sandmaster
+    assert record is not None
     return {
         "type": DecisionType.SANDMASTER_PILE.value,
-        "player": record["player"],
-        "territory": wire["battle"]["territory"],
-        "sectors": list(record["sectors"]),
+        "player": record.player,
+        "territory": state.battle_territory,
+        "sectors": list(record.sectors),
     }
 
 
@@ -240,10 +241,9 @@ def choose_spice_pile(snapshot: Snapshot, action: Action, context: Context, trac
     assert snapshot.battle is not None
     pile_choice("winner-chooses")
     state = NextSnapshot(snapshot)
-    resolution = state.wire["battle"]["resolution"]
     add_spice(state, snapshot.battle.territory, action.fields.get("sector"))
-    del resolution["sandmaster"]
-    resolution["steps"].pop(0)
+    state.clear_resolution("sandmaster")
+    state.step_done()
     summary = {"sandmaster": {"sector": action.fields.get("sector"), "amount": SANDMASTER_SPICE}}
     return finish(snapshot, state, {"battle": summary}, trace, context)
 
@@ -251,7 +251,7 @@ def choose_spice_pile(snapshot: Snapshot, action: Action, context: Context, trac
 # --- Rihani Decipherer ------------------------------------------------------------------------------
 
 
-def _deck_random(seed: int, turn: int, deck: list[str], salt: str) -> random.Random:
+def _deck_random(seed: int, turn: int, deck: tuple[str, ...], salt: str) -> random.Random:
     return random.Random(f"{seed}:{turn}:{len(deck)}:{'|'.join(deck)}:{salt}")
 
 
@@ -259,27 +259,21 @@ def _deck_random(seed: int, turn: int, deck: list[str], salt: str) -> random.Ran
 def inspect_traitor_deck(state: NextSnapshot, faction: str, seed: int, turn: int) -> None:
     """Rihani's normal effect: after a win, its faction secretly looks at two random Traitor deck cards;
     the deck is then shuffled (the look and the shuffle follow the seed)."""
-    deck = list(state.wire["traitor_deck"])
+    deck = state.traitor_deck
     rng = _deck_random(seed, turn, deck, "rihani-inspect")
     seen = rng.sample(deck, min(2, len(deck)))
-    rng.shuffle(deck)
-    state.wire["traitor_deck"] = deck
+    state.shuffle_traitor_deck(rng)  # the same generator, after the look
     state.event("traitor-deck-inspected", "skills.rihani.inspect", faction=faction, cards=seen, visible_to=[faction])
 
 
 @rule("skills.rihani.exchange")
-def exchange_pool(wire: dict[str, Any], faction: str, called_now: str | None) -> list[str]:
+def exchange_pool(state: NextSnapshot, faction: str, called_now: str | None) -> list[str]:
     """Rihani's battle effect: the winner may draw two Traitor cards, keeping one new card for one of its
     unused Traitor cards (never called, nor the one that won this battle), which it reveals; both go back
     into the deck, which is shuffled. The Tleilaxu exchange an unrevealed Face Dancer instead. No unused
     card, or fewer than two cards in the deck: no draw."""
-    state = wire["factions"][faction]
-    if faction == TLEILAXU:
-        held = list(state.get("face_dancers", []))
-    else:
-        called = set(state.get("called_traitors", [])) | ({called_now} if called_now else set())
-        held = [t for t in state["traitors"] if t not in called]
-    if not held or len(wire.get("traitor_deck") or ()) < 2:
+    held = unused_traitor_cards(state.faction_state(faction), faction, called_now)
+    if not held or len(state.traitor_deck) < 2:
         return []
     return held
 
@@ -333,7 +327,7 @@ def rihani_step(
     assert battle is not None
     loser_leader = next((p.leader for f, p in battle.plans.items() if f != winner), None)
     called_now = loser_leader if winner in battle.traitor_calls else None
-    pool = exchange_pool(state.wire, winner, called_now) if "battle" in bands else []
+    pool = exchange_pool(state, winner, called_now) if "battle" in bands else []
     normal_first = band_order(context.choice(BAND_QUESTION)) if len(bands) == 2 and pool else True
     if "normal" in bands and (normal_first or not pool):
         inspect_traitor_deck(state, winner, snapshot.seed, snapshot.turn)
@@ -344,29 +338,28 @@ def rihani_step(
     return {"player": winner, "eligible": pool, "drawn": [], "inspect_after": "normal" in bands and not normal_first}
 
 
-def _record(wire: dict[str, Any]) -> dict[str, Any]:
-    record: dict[str, Any] = wire["battle"]["resolution"]["rihani"]
+def _record(state: NextSnapshot) -> RihaniRecord:
+    record = state.resolution.rihani
+    assert record is not None, "a Rihani step keeps its record in the resolution"
     return record
 
 
 def _draw_decision(state: NextSnapshot) -> dict[str, Any]:
-    wire = state.wire  # STEPWIRE
-    record = _record(wire)
+    record = _record(state)
     return {
         "type": DecisionType.RIHANI_DRAW_OFFER.value,
-        "player": record["player"],
-        "eligible": list(record["eligible"]),
+        "player": record.player,
+        "eligible": list(record.eligible),
     }
 
 
 def _exchange_decision(state: NextSnapshot) -> dict[str, Any]:
-    wire = state.wire  # STEPWIRE
-    record = _record(wire)
+    record = _record(state)
     return {
         "type": DecisionType.RIHANI_EXCHANGE.value,
-        "player": record["player"],
-        "drawn": list(record["drawn"]),
-        "eligible": list(record["eligible"]),
+        "player": record.player,
+        "drawn": list(record.drawn),
+        "eligible": list(record.eligible),
     }
 
 
@@ -386,37 +379,37 @@ def exchange_options(snapshot: Snapshot, decision: Decision) -> list[dict[str, A
 
 
 def _after_rihani(snapshot: Snapshot, state: NextSnapshot) -> None:
-    record = _record(state.wire)
-    if record.get("inspect_after"):
+    record = _record(state)
+    if record.inspect_after:
         band_order("lower-first")  # the reading that deferred the inspection carries over
-        inspect_traitor_deck(state, record["player"], snapshot.seed, snapshot.turn)
-    del state.wire["battle"]["resolution"]["rihani"]
-    state.wire["battle"]["resolution"]["steps"].pop(0)
+        inspect_traitor_deck(state, record.player, snapshot.seed, snapshot.turn)
+    state.clear_resolution("rihani")
+    state.step_done()
 
 
 @ruled(answers(DecisionType.RIHANI_DRAW_OFFER.value))
 def rihani_draw(snapshot: Snapshot, action: Action, context: Context, trace: Trace) -> Adjudication:
     state = NextSnapshot(snapshot)
-    record = _record(state.wire)
-    deck = state.wire["traitor_deck"]
-    record["drawn"], state.wire["traitor_deck"] = deck[:2], deck[2:]
-    exchange_pool(state.wire, record["player"], None)
-    state.event("traitor-cards-drawn", "skills.rihani.exchange", faction=record["player"], count=2)
+    record = _record(state)
+    drawn = state.draw_traitor_cards(2)
+    state.update_resolution(rihani=record.with_(drawn=drawn))
+    exchange_pool(state, record.player, None)
+    state.event("traitor-cards-drawn", "skills.rihani.exchange", faction=record.player, count=2)
     state.event(
         "traitor-cards-seen",
         "skills.rihani.exchange",
-        faction=record["player"],
-        cards=record["drawn"],
-        visible_to=[record["player"]],
+        faction=record.player,
+        cards=list(drawn),
+        visible_to=[record.player],
     )
-    state.wire["battle"]["resolution"]["steps"][0] = DecisionType.RIHANI_EXCHANGE.value
+    state.step_becomes(DecisionType.RIHANI_EXCHANGE.value)
     return finish(snapshot, state, {"battle": {"rihani": {"drawn": 2}}}, trace, context)
 
 
 @ruled(answers(DecisionType.RIHANI_DRAW_OFFER.value))
 def rihani_decline(snapshot: Snapshot, action: Action, context: Context, trace: Trace) -> Adjudication:
     state = NextSnapshot(snapshot)
-    exchange_pool(state.wire, str(action.player), None)
+    exchange_pool(state, str(action.player), None)
     state.event("traitor-draw-declined", "skills.rihani.exchange", faction=action.player)
     _after_rihani(snapshot, state)
     return finish(snapshot, state, {"battle": {"rihani": {"drawn": 0}}}, trace, context)
@@ -425,32 +418,31 @@ def rihani_decline(snapshot: Snapshot, action: Action, context: Context, trace: 
 @ruled(answers(DecisionType.RIHANI_EXCHANGE.value))
 def rihani_keep(snapshot: Snapshot, action: Action, context: Context, trace: Trace) -> Adjudication:
     state = NextSnapshot(snapshot)
-    record = _record(state.wire)
-    faction = str(record["player"])
+    record = _record(state)
+    faction = record.player
     new, old = str(action.fields["new_card"]), str(action.fields["old_card"])
-    other = next(c for c in record["drawn"] if c != new) if record["drawn"].count(new) == 1 else new
-    key = "face_dancers" if faction == TLEILAXU else "traitors"
-    held = state.wire["factions"][faction][key]
-    held[held.index(old)] = new
-    exchange_pool(state.wire, faction, None)
-    deck = [*state.wire["traitor_deck"], old, other]
-    _deck_random(snapshot.seed, snapshot.turn, deck, "rihani-return").shuffle(deck)
-    state.wire["traitor_deck"] = deck
+    other = next(c for c in record.drawn if c != new) if record.drawn.count(new) == 1 else new
+    if faction == TLEILAXU:
+        state.exchange_face_dancer(old, new)
+    else:
+        state.exchange_traitor_card(faction, old, new)
+    exchange_pool(state, faction, None)
+    state.return_to_traitor_deck(old, other)
+    state.shuffle_traitor_deck(_deck_random(snapshot.seed, snapshot.turn, state.traitor_deck, "rihani-return"))
     state.event("traitor-returned", "skills.rihani.exchange", faction=faction, card=old)
     state.event("traitor-kept", "skills.rihani.exchange", faction=faction, card=new, visible_to=[faction])
-    record["drawn"] = []
+    # the drawn cards are settled: the record goes with the step
     _after_rihani(snapshot, state)
     return finish(snapshot, state, {"battle": {"rihani": {"returned": old}}}, trace, context)
 
 
-def unused_traitor_cards(wire: dict[str, Any], faction: str, called_now: str | None = None) -> list[str]:
+def unused_traitor_cards(held: FactionState, faction: str, called_now: str | None = None) -> list[str]:
     """The cards a Rihani exchange may give back: the faction's Traitor cards never called (nor the one
     called in this battle); for the Tleilaxu, their unrevealed Face Dancers."""
-    state = wire["factions"][faction]
     if faction == TLEILAXU:
-        return list(state.get("face_dancers", []))
-    called = set(state.get("called_traitors", [])) | ({called_now} if called_now else set())
-    return [t for t in state["traitors"] if t not in called]
+        return list(held.face_dancers)
+    called = set(held.called_traitors) | ({called_now} if called_now else set())
+    return [t for t in held.traitors if t not in called]
 
 
 DECLARED = RuleModule(

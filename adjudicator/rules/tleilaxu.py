@@ -28,22 +28,27 @@ from adjudicator.core.rulebook import DecisionKind, RuleModule
 from adjudicator.core.rulings import found, illegal, ruled, unresolved
 from adjudicator.core.snapshot import Decision, Snapshot
 from adjudicator.core.tracing import Trace, rule
-from adjudicator.core.vocabulary import DUKE, TLEILAXU, ActionType, DecisionType, Evidence, LeaderStatus
+from adjudicator.core.vocabulary import DUKE, TLEILAXU, ActionType, DecisionType, Evidence
 from adjudicator.rules.harkonnen import captives_return_when_leaderless, harkonnen_leaderless
 from adjudicator.rules.state import NextSnapshot, finish
 
 FACE_DANCERS_HELD = 3
 
 
-def winner_leader(wire: dict[str, Any]) -> tuple[str | None, str | None]:
+def winner_leader(snapshot: Snapshot) -> tuple[str | None, str | None]:
     """The resolved battle's winner and the leader disc it fought with (None for a Cheap Hero)."""
-    battle = wire.get("battle") or {}
-    resolution = battle.get("resolution") or {}
-    winner = resolution.get("winner")
-    if winner is None:
+    battle = snapshot.battle
+    winner = None if battle is None or battle.resolution is None else battle.resolution.winner
+    if battle is None or winner is None:
         return None, None
-    plan = (battle.get("plans") or {}).get(winner) or {}
-    return winner, plan.get("leader")
+    plan = battle.plans.get(winner)
+    return winner, None if plan is None else plan.leader
+
+
+def _winner_leader_now(state: NextSnapshot) -> tuple[str | None, str | None]:
+    """The same, read from the working state (its resolution may be the one just decided)."""
+    winner = state.resolution.winner
+    return winner, None if winner is None else state.battle_leader(winner)
 
 
 def may_be_face_dancer(leader: str | None) -> bool:
@@ -53,10 +58,9 @@ def may_be_face_dancer(leader: str | None) -> bool:
 
 
 @rule("tleilaxu.face-dancer.opportunity")
-def face_dancer_opportunity(wire: dict[str, Any]) -> bool:
+def face_dancer_opportunity(winner: str | None, leader: str | None) -> bool:
     """After a battle won by another faction with a leader disc that has a Traitor card, the Tleilaxu
     may reveal that leader if it is one of their unrevealed Face Dancers."""
-    winner, leader = winner_leader(wire)
     return winner not in (None, TLEILAXU) and may_be_face_dancer(leader)
 
 
@@ -73,33 +77,25 @@ def face_dancer_after_capture() -> None:
     these was found."""
 
 
-def face_dancer_step(wire: dict[str, Any]) -> bool:
-    tleilaxu = wire["factions"].get(TLEILAXU)
-    if tleilaxu is None or not tleilaxu.get("face_dancers") or not face_dancer_opportunity(wire):
+def face_dancer_step(state: NextSnapshot) -> bool:
+    if not state.face_dancers or not face_dancer_opportunity(*_winner_leader_now(state)):
         return False
     asked_whatever_the_match()
-    if wire["battle"]["resolution"]["steps"]:
+    if state.step is not None:
         face_dancer_after_capture()
     return True
 
 
-def _winner_forces(wire: dict[str, Any], winner: str, territory: str) -> int:
-    return sum(
-        s["regular"] + s["elite"] for s in wire["forces"] if s["faction"] == winner and s["territory"] == territory
-    )
-
-
 def _face_dancer_decision(state: NextSnapshot) -> dict[str, Any]:
-    wire = state.wire  # STEPWIRE
-    winner, leader = winner_leader(wire)
-    territory = wire["battle"]["territory"]
+    winner, leader = _winner_leader_now(state)
+    territory = state.battle_territory
     return {
         "type": DecisionType.FACE_DANCER_REVEAL.value,
         "player": TLEILAXU,
         "territory": territory,
         "winner": winner,
         "leader": leader,
-        "forces": _winner_forces(wire, str(winner), territory),
+        "forces": state.forces_in(str(winner), territory),
     }
 
 
@@ -142,8 +138,7 @@ def _limit(snapshot: Snapshot) -> int:
     battle = snapshot.battle
     if battle is None or battle.resolution is None or battle.resolution.winner is None:
         return 0
-    winner = str(battle.resolution.winner)
-    return sum(s.regular + s.elite for s in snapshot.forces if s.faction == winner and s.territory == battle.territory)
+    return winner_forces(snapshot, str(battle.resolution.winner), battle.territory)
 
 
 def _open_decision(snapshot: Snapshot, action: Action) -> Violation | None:
@@ -273,67 +268,32 @@ def reveal_violations(snapshot: Snapshot, decision: Decision, action: Action) ->
 def reveal_face_dancer_effect(state: NextSnapshot, leader: str) -> None:
     """A revealed Face Dancer leaves the battle's result standing; the leader goes to the Tanks and
     nobody is paid for it."""
-    faction = state.wire["factions"][TLEILAXU]
-    faction["face_dancers"] = [f for f in faction["face_dancers"] if f != leader]
-    faction["revealed_face_dancers"] = [*faction.get("revealed_face_dancers", []), leader]
+    state.reveal_face_dancer(leader)
     state.event("face-dancer-revealed", "tleilaxu.face-dancer.reveal", leader=leader)
-    native = catalog().leaders[leader].faction
-    current = state.wire["factions"][native]["leaders"].get(leader, {})
-    if current.get("status") != LeaderStatus.TANKS.value:
+    if not state.leader_in_tanks(leader):
         state.leader_to_tanks(leader, "tleilaxu.face-dancer.reveal")
 
 
 def replace_forces(state: NextSnapshot, winner: str, territory: str, action: Action) -> None:
     """Apply the checked replacement: the winner's forces to its reserves, the Tleilaxu forces in."""
-    wire = state.wire
-    back = {"regular": 0, "elite": 0}
-    kept = []
-    for stack in wire["forces"]:
-        if stack["faction"] == winner and stack["territory"] == territory:
-            back["regular"] += stack["regular"]
-            back["elite"] += stack["elite"]
-        else:
-            kept.append(stack)
-    wire["forces"] = kept
-    reserves = wire["factions"][winner]["reserves"]
-    reserves["regular"] += back["regular"]
-    reserves["elite"] += back["elite"]
-    if back["regular"] or back["elite"]:
+    regular, elite = state.forces_to_reserves(winner, territory)
+    if regular or elite:
         state.event(
-            "forces-to-reserves", "tleilaxu.face-dancer.replace-forces", faction=winner, territory=territory, **back
+            "forces-to-reserves",
+            "tleilaxu.face-dancer.replace-forces",
+            faction=winner,
+            territory=territory,
+            regular=regular,
+            elite=elite,
         )
     from_reserves = int(action.fields.get("from_reserves", 0))
-    wire["factions"][TLEILAXU]["reserves"]["regular"] -= from_reserves
-    moved = from_reserves
-    for source in action.fields.get("from_board") or ():
-        remaining = int(source["count"])
-        moved += remaining
-        for stack in wire["forces"]:
-            if (
-                remaining
-                and stack["faction"] == TLEILAXU
-                and stack["territory"] == source["territory"]
-                and stack["sector"] == source.get("sector")
-            ):
-                stack["regular"] -= remaining
-                remaining = 0
-    wire["forces"] = [s for s in wire["forces"] if s["regular"] or s["elite"]]
+    from_board = tuple(
+        (str(source["territory"]), source.get("sector"), int(source["count"]))
+        for source in action.fields.get("from_board") or ()
+    )
+    sector = action.fields.get("sector")
+    moved = state.bring_in_forces(TLEILAXU, territory, sector, from_reserves, from_board)
     if moved:
-        sector = action.fields.get("sector")
-        target = next(
-            (
-                s
-                for s in wire["forces"]
-                if s["faction"] == TLEILAXU and s["territory"] == territory and s["sector"] == sector
-            ),
-            None,
-        )
-        if target is None:
-            wire["forces"].append(
-                {"faction": TLEILAXU, "territory": territory, "sector": sector, "regular": moved, "elite": 0}
-            )
-        else:
-            target["regular"] += moved
         state.event(
             "forces-placed",
             "tleilaxu.face-dancer.replace-forces",
@@ -349,13 +309,10 @@ def replace_forces(state: NextSnapshot, winner: str, territory: str, action: Act
 def redraw_face_dancers(state: NextSnapshot, seed: int, turn: int) -> None:
     """Once all three Face Dancers are revealed, they are shuffled back into the Traitor deck and three
     new ones are drawn (the shuffle follows the snapshot's seed)."""
-    faction = state.wire["factions"][TLEILAXU]
-    deck = [*state.wire["traitor_deck"], *faction["revealed_face_dancers"]]
-    random.Random(f"{seed}:{turn}:{len(deck)}:face-dancer-redraw").shuffle(deck)
-    drawn, rest = deck[:FACE_DANCERS_HELD], deck[FACE_DANCERS_HELD:]
-    faction["face_dancers"] = drawn
-    faction["revealed_face_dancers"] = []
-    state.wire["traitor_deck"] = rest
+    state.return_to_traitor_deck(*state.revealed_face_dancers)
+    state.shuffle_traitor_deck(random.Random(f"{seed}:{turn}:{len(state.traitor_deck)}:face-dancer-redraw"))
+    drawn = state.draw_traitor_cards(FACE_DANCERS_HELD)
+    state.new_face_dancers(drawn)
     state.event("face-dancers-redrawn", "tleilaxu.face-dancer.redraw", count=len(drawn))
 
 
@@ -367,16 +324,15 @@ def _apply_reveal(
     winner = str(snapshot.battle.resolution.winner)
     territory = snapshot.battle.territory
     state = NextSnapshot(snapshot)
-    native = catalog().leaders[leader].faction
-    if state.wire["factions"][native]["leaders"].get(leader, {}).get("status") == LeaderStatus.TANKS.value:
+    if state.leader_in_tanks(leader):
         earlier_bounty_stands()  # it died in the battle, and the winner may have been paid for it
     reveal_face_dancer_effect(state, leader)
     if harkonnen_leaderless(state):
         captives_return_when_leaderless(state, interpretations)
     replace_forces(state, winner, territory, action)
-    if not state.wire["factions"][TLEILAXU]["face_dancers"]:
+    if not state.face_dancers:
         redraw_face_dancers(state, snapshot.seed, snapshot.turn)
-    state.wire["battle"]["resolution"]["steps"].pop(0)
+    state.step_done()
     placed = sum(e["regular"] for e in state.events if e["type"] == "forces-placed")
     summary = {"face_dancer": {"revealed": True, "leader": leader, "winner": winner, "forces_placed": placed}}
     return state, {"battle": summary}
@@ -421,17 +377,17 @@ def reveal_face_dancer(snapshot: Snapshot, action: Action, context: Context, tra
 
 @ruled(found(_open_decision))
 def decline_face_dancer(snapshot: Snapshot, action: Action, context: Context, trace: Trace) -> Adjudication:
-    face_dancer_opportunity(snapshot.to_dict())
+    face_dancer_opportunity(*winner_leader(snapshot))
     state = NextSnapshot(snapshot)
-    state.wire["battle"]["resolution"]["steps"].pop(0)
+    state.step_done()
     state.event("face-dancer-declined", "tleilaxu.face-dancer.opportunity")
     return finish(snapshot, state, {"battle": {"face_dancer": {"revealed": False}}}, trace, context)
 
 
-def winner_forces(wire: dict[str, Any], winner: str, territory: str) -> int:
+def winner_forces(snapshot: Snapshot, winner: str, territory: str) -> int:
     """The winner's forces in the battle territory: as many as a revealed Face Dancer lets the Tleilaxu
     put there."""
-    return _winner_forces(wire, winner, territory)
+    return sum(s.regular + s.elite for s in snapshot.forces if s.faction == winner and s.territory == territory)
 
 
 DECLARED = RuleModule(

@@ -211,7 +211,7 @@ class BattleChecks(Checker):
         if decision.player != FactionId.TLEILAXU or tleilaxu is None:
             self.add("wrong-decider", "revealing a Face Dancer is the Tleilaxu's decision", "pending", "player")
             return
-        if not face_dancer_opportunity(self.wire):
+        if not face_dancer_opportunity(*winner_leader(self.s)):
             self.add(
                 "decision-mismatch",
                 "a Face Dancer follows a battle another faction won with a leader that has a Traitor card",
@@ -219,12 +219,12 @@ class BattleChecks(Checker):
                 "type",
             )
             return
-        winner, leader = winner_leader(self.wire)
+        winner, leader = winner_leader(self.s)
         expected_fields = (
             ("winner", winner),
             ("leader", leader),
             ("territory", battle.territory),
-            ("forces", winner_forces(self.wire, str(winner), battle.territory)),
+            ("forces", winner_forces(self.s, str(winner), battle.territory)),
         )
         for key, expected in expected_fields:
             if decision.get(key) != expected:

@@ -85,7 +85,7 @@ class SkillChecks(Checker):
                 self.add("wrong-decider", "the record belongs to the battle's winner", *where, key, "player")
                 continue
             if isinstance(record, SandmasterRecord):
-                piles = {p["sector"] for p in sandmaster_piles(self.wire, battle.territory)}
+                piles = {p.sector for p in sandmaster_piles(self.s.board_spice, battle.territory)}
                 sectors = list(record.sectors)
                 if len(sectors) < 2 or len(set(sectors)) != len(sectors) or not set(sectors) <= piles:
                     self.add(
@@ -98,7 +98,7 @@ class SkillChecks(Checker):
                 continue
             if str(winner) not in self.s.factions:
                 continue
-            held = set(unused_traitor_cards(self.wire, str(winner)))
+            held = set(unused_traitor_cards(self.s.factions[str(winner)], str(winner)))
             eligible = list(record.eligible)
             if not eligible or not set(eligible) <= held:
                 self.add(

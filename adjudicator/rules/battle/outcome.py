@@ -328,7 +328,7 @@ def apply_resolution(
         duke_in_capture_pool=duke_drawable or unused_drawable,
     )
     # the Face Dancer question reads the resolution just recorded (whether other steps precede it)
-    if face_dancer_step(state.wire):
+    if face_dancer_step(state):
         state.schedule_step(DecisionType.FACE_DANCER_REVEAL.value)
     return summary, state
 

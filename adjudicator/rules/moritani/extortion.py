@@ -23,10 +23,11 @@ from typing import Any
 
 from adjudicator.core.action import Action, Context, InterpretationNeeded, choice_of
 from adjudicator.core.catalog import catalog
+from adjudicator.core.records import ExtortionRecord, MentatPause
 from adjudicator.core.results import Adjudication, Alternative, Violation
 from adjudicator.core.rulebook import DecisionKind, RuleModule
 from adjudicator.core.rulings import found, illegal, resolved, ruled, unresolved
-from adjudicator.core.snapshot import Decision, Snapshot
+from adjudicator.core.snapshot import Decision, Snapshot, Terror, TerrorToken
 from adjudicator.core.tracing import Trace, rule
 from adjudicator.core.vocabulary import (
     HMS,
@@ -112,29 +113,29 @@ def reveal_violations(snapshot: Snapshot, action: Action) -> list[Violation]:
 def reveal_extortion(snapshot: Snapshot, action: Action, context: Context, trace: Trace) -> Adjudication:
     state = NextSnapshot(snapshot)
     territory, entrant = str(action.fields["territory"]), str(action.fields["entrant"])
-    terror = state.wire["terror"]
-    token = next(t for t in terror["placed"] if t["kind"] == EXTORTION and t["territory"] == territory)
-    terror["placed"].remove(token)
-    state.wire["extortion"] = credit_deferred(token["id"], snapshot.turn)
+    assert snapshot.terror is not None
+    token = next(t for t in snapshot.terror.placed if t.kind == EXTORTION and t.territory == territory)
+    state.reveal_terror(token.id)
+    state.set_extortion(credit_deferred(token.id, snapshot.turn))
     state.event(
         "terror-revealed",
         "extortion.reveal",
-        token=token["id"],
+        token=token.id,
         kind=EXTORTION,
         territory=territory,
         entrant=entrant,
     )
     state.event("spice-deferred", "extortion.credit", faction=MORITANI, amount=BANK_CREDIT)
-    summary = {"extortion": {"token": token["id"], "territory": territory, "entrant": entrant, "credit": BANK_CREDIT}}
+    summary = {"extortion": {"token": token.id, "territory": territory, "entrant": entrant, "credit": BANK_CREDIT}}
     outcome = {"summary": summary, "events": state.events, "snapshot": state.wire}
     return resolved(outcome, None, (), trace, context)
 
 
 @rule("extortion.credit")
-def credit_deferred(token: str, turn: int) -> dict[str, Any]:
+def credit_deferred(token: str, turn: int) -> ExtortionRecord:
     """On revelation 5 spice come from the bank and wait in front of Moritani's shield until the Mentat
     Pause, apart from the spice it can spend."""
-    return {"token": token, "owner": MORITANI, "turn": turn, "credit": BANK_CREDIT, "collected": False}
+    return ExtortionRecord(token, MORITANI, turn, BANK_CREDIT, collected=False)
 
 
 # --- the Mentat Pause ----------------------------------------------------------------------------------
@@ -143,10 +144,11 @@ def credit_deferred(token: str, turn: int) -> dict[str, Any]:
 @rule("extortion.collect")
 def collect_credit(state: NextSnapshot) -> None:
     """In the Mentat Pause Moritani collects the 5 spice, once, before anyone is asked to pay."""
-    record = state.wire["extortion"]
-    state.wire["factions"][MORITANI]["spice"] += record["credit"]
-    record["collected"] = True
-    state.event("spice-collected", "extortion.collect", faction=MORITANI, amount=record["credit"])
+    record = state.extortion
+    assert record is not None
+    state.gain_spice(MORITANI, record.credit)
+    state.set_extortion(record.with_(collected=True))
+    state.event("spice-collected", "extortion.collect", faction=MORITANI, amount=record.credit)
 
 
 @rule("extortion.mentat-order")
@@ -165,28 +167,28 @@ def _stronghold_ids() -> list[str]:
 
 
 @rule("terror.placement")
-def placement_targets(wire: dict[str, Any]) -> list[str]:
+def placement_targets(terror: Terror | None) -> list[str]:
     """In the Mentat Pause Moritani may place one Terror token from its supply, or move one already placed,
     into a stronghold holding none (the Hidden Mobile Stronghold excluded; a stronghold in storm allowed)."""
-    taken = {t["territory"] for t in wire["terror"]["placed"]}
+    taken = set() if terror is None else {t.territory for t in terror.placed}
     return [s for s in _stronghold_ids() if s not in taken]
 
 
-def _can_place(wire: dict[str, Any]) -> bool:
-    terror = wire.get("terror")
-    if terror is None or MORITANI not in wire["factions"]:
+def _can_place(snapshot: Snapshot, terror: Terror | None) -> bool:
+    if terror is None or MORITANI not in snapshot.factions:
         return False
-    return bool(terror["supply"] or terror["placed"]) and bool(placement_targets(wire))
+    return bool(terror.supply or terror.placed) and bool(placement_targets(terror))
 
 
 @rule("extortion.payers")
-def payer_queue(wire: dict[str, Any], interpretations: Mapping[str, str]) -> list[str]:
+def payer_queue(snapshot: Snapshot, interpretations: Mapping[str, str]) -> list[str]:
     """The factions asked to pay, fixed when the payment window opens: this turn's storm order from the
     First Player; Moritani itself follows question extortion-self-payment (default: not asked) and its
     ally question extortion-ally-payer (default: asked)."""
-    ally = wire["factions"].get(MORITANI, {}).get("ally")
+    moritani = snapshot.factions.get(MORITANI)
+    ally = None if moritani is None else moritani.ally
     queue = []
-    for faction in wire["storm_order"]:
+    for faction in snapshot.storm_order:
         if faction == MORITANI and choice_of(interpretations, SELF_QUESTION) != "include-moritani":
             continue
         if faction == ally and choice_of(interpretations, ALLY_QUESTION) == "exclude-ally":
@@ -199,90 +201,100 @@ def payer_queue(wire: dict[str, Any], interpretations: Mapping[str, str]) -> lis
 def recover_token(state: NextSnapshot, seed: int, turn: int) -> str:
     """When every faction asked declines, the Extortion token goes back to Moritani's hidden supply once,
     under a new public id (so that it cannot be followed to its next placement)."""
-    record = state.wire.pop("extortion")
-    terror = state.wire["terror"]
-    terror["supply"].append({"id": record["token"], "kind": EXTORTION})
-    renamed = reissue_supply_ids(terror, seed, turn, record["token"])
-    state.event("terror-recovered", "extortion.recover", token=record["token"], faction=MORITANI)
+    record = state.extortion
+    terror = state.terror
+    assert record is not None and terror is not None
+    state.set_extortion(None)
+    supply = (*terror.supply, TerrorToken(record.token, EXTORTION))
+    supply, renamed = reissue_supply_ids(terror, supply, seed, turn, record.token)
+    state.renew_terror_supply(supply)
+    state.event("terror-recovered", "extortion.recover", token=record.token, faction=MORITANI)
     state.event("terror-renamed", "extortion.recover", faction=MORITANI, ids=renamed, visible_to=[MORITANI])
     return renamed[EXTORTION]
 
 
-def reissue_supply_ids(terror: dict[str, Any], seed: int, turn: int, salt: str) -> dict[str, str]:
+def reissue_supply_ids(
+    terror: Terror, supply: tuple[TerrorToken, ...], seed: int, turn: int, salt: str
+) -> tuple[tuple[TerrorToken, ...], dict[str, str]]:
     """Every token in the supply gets a fresh opaque id from the seed, so that none of them, the returned
-    Extortion included, can be followed from its old id (nor told apart by its number)."""
-    taken = {t["id"] for t in (*terror["placed"], *terror.get("out_of_play", []))} | {salt}
+    Extortion included, can be followed from its old id (nor told apart by its number): the supply
+    under its new ids, sorted by id, and kind -> new id."""
+    taken = {t.id for t in (*terror.placed, *terror.out_of_play)} | {salt}
     rng = random.Random(f"{seed}:{turn}:{salt}:terror-ids")
     renamed: dict[str, str] = {}
-    for token in terror["supply"]:
+    reissued = []
+    for token in supply:
         new_id = f"terror-{rng.randrange(16**6):06x}"
         while new_id in taken:
             new_id = f"terror-{rng.randrange(16**6):06x}"
         taken.add(new_id)
-        token["id"] = new_id
-        renamed[token["kind"]] = new_id
-    terror["supply"].sort(key=lambda t: t["id"])
-    return renamed
+        reissued.append(TerrorToken(new_id, token.kind, token.territory))
+        renamed[token.kind] = new_id
+    return tuple(sorted(reissued, key=lambda t: t.id)), renamed
 
 
-def open_mentat_step(state: NextSnapshot, interpretations: Mapping[str, str]) -> dict[str, Any] | None:
+def open_mentat_step(
+    snapshot: Snapshot, state: NextSnapshot, interpretations: Mapping[str, str]
+) -> dict[str, Any] | None:
     """Open the Mentat Pause's next decision, skipping steps with nothing to decide; None when done."""
-    mentat = state.wire["mentat"]
-    if mentat.get("order") and mentat["steps"]:
-        mentat_order(mentat["order"])  # the remaining steps' order rests on that reading
-    while mentat["steps"]:
-        step = mentat["steps"][0]
+    pause = state.mentat
+    assert pause is not None
+    if pause.order and pause.steps:
+        mentat_order(pause.order)  # the remaining steps' order rests on that reading
+    for step in pause.steps:
         if step == PAYMENT_STEP:
-            record = state.wire.get("extortion")
-            if record is not None and record.get("payers") is None:
-                record["payers"] = payer_queue(state.wire, interpretations)
-                record["next"] = 0
-                state.event("extortion-window-opened", "extortion.payers", payers=list(record["payers"]))
-            if record is not None and record.get("next", 0) < len(record["payers"]):
-                return _payment_decision(state.wire)
+            record = state.extortion
+            if record is not None and record.payers is None:
+                record = record.with_(payers=tuple(payer_queue(snapshot, interpretations)), next=0)
+                state.set_extortion(record)
+                state.event("extortion-window-opened", "extortion.payers", payers=list(record.payers or ()))
+            if record is not None and (record.next or 0) < len(record.payers or ()):
+                return _payment_decision(record)
             if record is not None:
-                recover_token(state, state.wire["seed"], state.wire["turn"])
-        elif step == PLACEMENT_STEP and _can_place(state.wire):
-            return _placement_decision(state.wire)
-        mentat["steps"].pop(0)
+                recover_token(state, snapshot.seed, snapshot.turn)
+        elif step == PLACEMENT_STEP:
+            terror = state.terror
+            if _can_place(snapshot, terror):
+                return _placement_decision(terror)
+        state.mentat_step_done()
     return None
 
 
-def _payment_decision(wire: dict[str, Any]) -> dict[str, Any]:
-    record = wire["extortion"]
+def _payment_decision(record: ExtortionRecord) -> dict[str, Any]:
     return {
         "type": PAYMENT_STEP,
-        "player": record["payers"][record.get("next", 0)],
+        "player": (record.payers or ())[record.next or 0],
         "owner": MORITANI,
-        "token": record["token"],
+        "token": record.token,
         "amount": PAYMENT,
     }
 
 
-def _placement_decision(wire: dict[str, Any]) -> dict[str, Any]:
-    return {"type": PLACEMENT_STEP, "player": MORITANI, "strongholds": placement_targets(wire)}
+def _placement_decision(terror: Terror | None) -> dict[str, Any]:
+    return {"type": PLACEMENT_STEP, "player": MORITANI, "strongholds": placement_targets(terror)}
 
 
 def _start(snapshot: Snapshot, interpretations: Mapping[str, str]) -> tuple[NextSnapshot, dict[str, Any]]:
     state = NextSnapshot(snapshot)
-    record = state.wire.get("extortion")
+    record = snapshot.extortion
     collected = 0
-    if record is not None and not record["collected"]:
+    if record is not None and not record.collected:
         collect_credit(state)
         collected = BANK_CREDIT
     steps = []
     order = None
     # with a free stronghold the recovered token itself could be placed, so the order matters even when
     # nothing else is left to place
-    if record is not None and placement_targets(state.wire):
+    if record is not None and placement_targets(state.terror):
         order = choice_of(interpretations, ORDER_QUESTION)
         steps = mentat_order(order)
     elif record is not None:
         steps = [PAYMENT_STEP]
-    elif _can_place(state.wire):
+    elif _can_place(snapshot, state.terror):
         steps = [PLACEMENT_STEP]
-    state.wire["mentat"] = {"steps": steps, **({"order": order} if order is not None else {})}
-    state.wire["pending"] = open_mentat_step(state, interpretations)
+    pause = MentatPause(tuple(steps))
+    state.set_mentat(pause if order is None else pause.with_(order=order))
+    state.set_pending(open_mentat_step(snapshot, state, interpretations))
     summary = {"mentat": {"extortion_collected": collected}}
     return state, summary
 
@@ -325,7 +337,7 @@ def _outcome(state: NextSnapshot, summary: dict[str, Any]) -> dict[str, Any]:
 def _answer(
     snapshot: Snapshot, state: NextSnapshot, summary: dict[str, Any], trace: list[str], context: Context
 ) -> Adjudication:
-    decision = state.wire["pending"]
+    decision = state.pending
     options = (
         DECISION_LISTERS[decision["type"]](Snapshot.from_dict(state.wire), Decision.from_dict(decision))
         if decision
@@ -373,12 +385,12 @@ def _payment_problem(snapshot: Snapshot, action: Action) -> Violation | None:
 @rule("extortion.pay")
 def pay(state: NextSnapshot, payer: str) -> None:
     """One payment of 3 spice to Moritani ends the window; the Extortion token stays out of play."""
-    state.wire["factions"][payer]["spice"] -= PAYMENT
-    state.wire["factions"][MORITANI]["spice"] += PAYMENT
-    state.event("spice-paid", "extortion.pay", payer=payer, payee=MORITANI, amount=PAYMENT, reason="extortion")
-    record = state.wire.pop("extortion")
-    state.wire["terror"].setdefault("out_of_play", []).append({"id": record["token"], "kind": EXTORTION})
-    state.event("terror-out-of-play", "extortion.pay", token=record["token"])
+    state.transfer_spice(payer, MORITANI, PAYMENT, "extortion.pay", "extortion")
+    record = state.extortion
+    assert record is not None
+    state.set_extortion(None)
+    state.terror_out_of_play(TerrorToken(record.token, EXTORTION))
+    state.event("terror-out-of-play", "extortion.pay", token=record.token)
 
 
 @ruled()
@@ -395,16 +407,17 @@ def pay_extortion(snapshot: Snapshot, action: Action, context: Context, trace: T
         return illegal(snapshot, [problem], trace, context)
     state = NextSnapshot(snapshot)
     pay(state, str(action.player))
-    state.wire["mentat"]["steps"].pop(0)
-    state.wire["pending"] = open_mentat_step(state, context.interpretations)
+    state.mentat_step_done()
+    state.set_pending(open_mentat_step(snapshot, state, context.interpretations))
     return _answer(snapshot, state, {"extortion": {"paid_by": action.player}}, trace, context)
 
 
 @rule("extortion.decline")
 def decline(state: NextSnapshot, faction: str) -> None:
     """A faction asked may decline to pay; the next faction in the queue is then asked."""
-    record = state.wire["extortion"]
-    record["next"] = record.get("next", 0) + 1
+    record = state.extortion
+    assert record is not None
+    state.set_extortion(record.with_(next=(record.next or 0) + 1))
     state.event("extortion-declined", "extortion.decline", faction=faction)
 
 
@@ -415,8 +428,8 @@ def decline_extortion(snapshot: Snapshot, action: Action, context: Context, trac
         return illegal(snapshot, [problem], trace, context)
     state = NextSnapshot(snapshot)
     decline(state, str(action.player))
-    state.wire["pending"] = open_mentat_step(state, context.interpretations)
-    recovered = "extortion" not in state.wire
+    state.set_pending(open_mentat_step(snapshot, state, context.interpretations))
+    recovered = state.extortion is None
     summary = {"extortion": {"declined_by": action.player, "recovered": recovered}}
     return _answer(snapshot, state, summary, trace, context)
 
@@ -428,7 +441,7 @@ def placement_options(snapshot: Snapshot, decision: Decision) -> list[dict[str, 
     terror = snapshot.terror
     if terror is None:
         return []
-    targets = placement_targets(snapshot.to_dict())
+    targets = placement_targets(terror)
     place = ActionType.PLACE_TERROR_TOKEN.value
     options = [
         {"type": place, "player": MORITANI, "token": t.id, "territory": target}
@@ -471,20 +484,13 @@ def place_terror_token(snapshot: Snapshot, action: Action, context: Context, tra
         )
     state = NextSnapshot(snapshot)
     token_id, territory = action.fields.get("token"), action.fields.get("territory")
-    terror = state.wire["terror"]
     if token_id is not None:
-        supply = [t for t in terror["supply"] if t["id"] == token_id]
-        if supply:
-            terror["supply"].remove(supply[0])
-            terror["placed"].append({**supply[0], "territory": territory})
+        if state.place_terror(str(token_id), str(territory)):
             state.event("terror-placed", "terror.placement", token=token_id, territory=territory)
         else:
-            for token in terror["placed"]:
-                if token["id"] == token_id:
-                    token["territory"] = territory
             state.event("terror-moved", "terror.placement", token=token_id, territory=territory)
-    state.wire["mentat"]["steps"].pop(0)
-    state.wire["pending"] = open_mentat_step(state, context.interpretations)
+    state.mentat_step_done()
+    state.set_pending(open_mentat_step(snapshot, state, context.interpretations))
     summary = {"terror": {"token": token_id, "territory": territory}}
     return _answer(snapshot, state, summary, trace, context)
 
