@@ -40,7 +40,7 @@ from adjudicator.core.vocabulary import (
     TerritoryType,
 )
 from adjudicator.rules.battle.preconditions import STORM_QUESTION, _sector_groups, storm_sector_battle
-from adjudicator.rules.moritani.retention import _karama_cards
+from adjudicator.rules.moritani.retention import held_karamas
 from adjudicator.rules.state import NextSnapshot, duke_in_custody
 
 
@@ -293,7 +293,7 @@ def _window_decision(state: NextSnapshot, responders: list[str]) -> dict[str, An
         "owner": MORITANI,
         "responders": responders[1:],
         # the retention module's helper still reads the wire form
-        "eligible": _karama_cards(state.wire, responders[0]),
+        "eligible": held_karamas(state, responders[0]),
     }
 
 

@@ -128,12 +128,6 @@ def duke_held_by_harkonnen(duke: DukeVidal | None) -> bool:
     return duke is not None and duke.status is DukeStatus.CAPTURED and duke.by == HARKONNEN
 
 
-def captive_duke(wire: Mapping[str, Any]) -> bool:
-    """`duke_held_by_harkonnen` for a caller that still passes the wire form (the battle resolution)."""
-    raw = wire.get("duke_vidal")
-    return duke_held_by_harkonnen(None if raw is None else DukeVidal.from_dict(raw))
-
-
 def capture_follows(snapshot: Snapshot, winner: str | None, loser: str | None) -> bool:
     return snapshot.ruleset.advanced and winner == HARKONNEN and loser is not None
 

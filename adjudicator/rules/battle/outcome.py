@@ -19,12 +19,12 @@ from adjudicator.rules.battle.resolution import Resolution, Side, _leader_streng
 from adjudicator.rules.cards import can_retain_battle_card
 from adjudicator.rules.harkonnen import (
     DUKE_CAPTURE_QUESTION,
-    captive_duke,
     captive_duke_returns,
     captive_returns,
     captives_return_when_leaderless,
     capture_follows,
     capture_step,
+    duke_held_by_harkonnen,
     duke_in_capture_pool,
     harkonnen_leaderless,
     unused_duke_in_pool,
@@ -271,7 +271,7 @@ def apply_resolution(
     duke_drawable = duke_capture_open(snapshot, battle, res) and duke_in_capture_pool(
         context.choice(DUKE_CAPTURE_QUESTION)
     )
-    captive_duke_fought = DUKE in survivors and captive_duke(state.wire)
+    captive_duke_fought = DUKE in survivors and duke_held_by_harkonnen(state.duke)
     # the Duke's custody is still the request's here: a surviving Duke has not been moved yet
     duke = snapshot.duke_vidal
     loan_kept = (

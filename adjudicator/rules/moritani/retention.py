@@ -163,11 +163,6 @@ def held_karamas(state: NextSnapshot, faction: str) -> list[str]:
     return usable_as_karama(state.hand(faction), faction, state.advanced)
 
 
-def _karama_cards(wire: dict[str, Any], faction: str) -> list[str]:
-    # kept in wire form for Duke Vidal's Karama window (rules/duke_vidal.py) until it reads the working state
-    return usable_as_karama(wire["factions"][faction]["hand"], faction, bool(wire["ruleset"]["advanced"]))
-
-
 def _responders(state: NextSnapshot) -> list[str]:
     """Every faction but Moritani is asked, holder or not, so the window reveals nobody's hand."""
     return [f for f in state.storm_order if f != MORITANI]

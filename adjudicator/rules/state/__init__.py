@@ -1,0 +1,98 @@
+"""The working state of a ruling: the next snapshot being built, changed only through named methods.
+
+`NextSnapshot` starts as a copy of the request's snapshot and records an event for every change; a
+rule reads typed values from it (records, ids, counts) and changes it by calling its methods, never by
+indexing the wire mapping it keeps. The battle's cleanup steps run in the order `CLEANUP_ORDER`
+declares; `finish` opens the next one (or clears the battle) and builds the resolved ruling.
+"""
+
+from __future__ import annotations
+
+from types import MappingProxyType
+from typing import Any
+
+from adjudicator.core.action import Context, Rules
+from adjudicator.core.results import Adjudication, NextStep, rulings_of
+from adjudicator.core.rulebook import RuleModule
+from adjudicator.core.rulings import provenance_of
+from adjudicator.core.snapshot import Decision, Snapshot
+from adjudicator.core.vocabulary import RulingStatus
+from adjudicator.rules.state.base import (
+    AWAKENING_LOSSES,
+    CLEANUP_ORDER,
+    FOLLOW_UPS,
+    INTERRUPTS,
+    WorkingCopy,
+    duke_dies,
+    duke_in_custody,
+    duke_set_aside_after_battle,
+    in_cleanup_order,
+    kwisatz_haderach_awakens,
+)
+from adjudicator.rules.state.battle import BattleCardsState
+from adjudicator.rules.state.custody import CustodyState
+from adjudicator.rules.state.moritani import MoritaniState
+
+__all__ = [
+    "AWAKENING_LOSSES",
+    "CLEANUP_ORDER",
+    "FOLLOW_UPS",
+    "INTERRUPTS",
+    "NextSnapshot",
+    "WorkingCopy",
+    "duke_dies",
+    "duke_in_custody",
+    "duke_set_aside_after_battle",
+    "finish",
+    "in_cleanup_order",
+    "kwisatz_haderach_awakens",
+    "open_next_step",
+]
+
+
+class NextSnapshot(CustodyState, BattleCardsState, MoritaniState):
+    """The one working state of a ruling: a copy of the wire snapshot, changed only through the named
+    methods of its parts (custody, battle cards, Moritani and skills, and the core), recording an event
+    for every change."""
+
+
+def open_next_step(state: NextSnapshot, rulebook: Rules) -> dict[str, Any] | None:
+    """Set `pending` to the battle's next cleanup decision, or clear the battle when none remains."""
+    step = state.step
+    if step is None:
+        state.wire["battle"] = None
+        state.set_pending(None)
+        return None
+    decision = rulebook.step_decision(step, state)
+    state.set_pending(decision)
+    return decision
+
+
+def finish(
+    snapshot: Snapshot, state: NextSnapshot, summary: dict[str, Any], trace: list[str], context: Context
+) -> Adjudication:
+    if state.batches and state.wire["battle"] is not None:
+        for hook in context.rulebook.after_discards:
+            hook(state)
+    decision = open_next_step(state, context.rulebook)
+    # The working copy is already in wire form; the value objects are built only when listing the
+    # options needs more than the decision itself.
+    options: list[dict[str, Any]] = []
+    if decision is not None:
+        if context.rulebook.is_self_contained(decision["type"]):
+            options = context.rulebook.options_of(snapshot, Decision.from_dict(decision))
+        else:
+            options = context.rulebook.options(Snapshot.from_dict(state.wire))
+    return Adjudication(
+        status=RulingStatus.RESOLVED,
+        outcome=MappingProxyType({"summary": summary, "events": state.events, "snapshot": state.wire}),
+        next=NextStep(decision, tuple(options)),
+        violations=(),
+        rulings=rulings_of(trace),
+        alternatives=(),
+        provenance=provenance_of(context),
+    )
+
+
+# rule functions only: no handler, decision or step of its own
+DECLARED = RuleModule()

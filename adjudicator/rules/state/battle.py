@@ -1,0 +1,169 @@
+"""The working state's battle cards: plans, hands and discards, retention and Semuta batches."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from adjudicator.core.records import (
+    RetentionRecord,
+    RihaniRecord,
+    SandmasterRecord,
+    SemutaBatch,
+)
+from adjudicator.core.snapshot import (
+    Plan,
+)
+from adjudicator.core.vocabulary import (
+    BattleResult,
+    FactionId,
+)
+from adjudicator.rules.state.base import CLEANUP_ORDER, WorkingCopy
+
+
+class BattleCardsState(WorkingCopy):
+    """Battle cards, Moritani's retention and the Semuta batches of the working state."""
+
+    # --- battle cards, retention and Semuta ---
+    # The resolution's parts are read and written one by one here: a whole `Resolution` round trip costs
+    # more than resolve-battle can afford on every step.
+    def battle_resolved(
+        self,
+        result: BattleResult,
+        winner: str | None,
+        loser: str | None,
+        steps: Iterable[str],
+        used_cards: Iterable[str],
+        capture: str | None,
+        retention: RetentionRecord | None,
+        sandmaster: SandmasterRecord | None = None,
+        rihani: RihaniRecord | None = None,
+        duke_in_capture_pool: bool = False,
+    ) -> None:
+        """Record what the battle decided and the cleanup steps to come (in the order given)."""
+        resolution: dict[str, Any] = {
+            "result": result.value,
+            "winner": winner,
+            "loser": loser,
+            "decided_by_traitor": result is BattleResult.SINGLE_TRAITOR,
+            "steps": list(steps),
+            "used_cards": list(used_cards),
+            "capture": capture,
+            "retention": None if retention is None else retention.to_wire(),
+        }
+        if sandmaster is not None:
+            resolution["sandmaster"] = sandmaster.to_wire()
+        if rihani is not None:
+            resolution["rihani"] = rihani.to_wire()
+        if duke_in_capture_pool:
+            resolution["duke_in_capture_pool"] = True
+        self.wire["battle"]["resolution"] = resolution
+
+    def schedule_step(self, step: str) -> None:
+        """Add a cleanup step in its declared place among the steps to come."""
+        steps = self.wire["battle"]["resolution"]["steps"]
+        rank = CLEANUP_ORDER.index(step)
+        later = (i for i, s in enumerate(steps) if s in CLEANUP_ORDER and CLEANUP_ORDER.index(s) > rank)
+        steps.insert(next(later, len(steps)), step)
+
+    @property
+    def winner(self) -> str | None:
+        """The resolved battle's winner (None when it has none)."""
+        winner: str | None = self.wire["battle"]["resolution"]["winner"]
+        return winner
+
+    @property
+    def retention(self) -> RetentionRecord | None:
+        raw = self.wire["battle"]["resolution"].get("retention")
+        return None if raw is None else RetentionRecord.from_wire(raw)
+
+    def set_retention(self, record: RetentionRecord) -> None:
+        self.wire["battle"]["resolution"]["retention"] = record.to_wire()
+
+    @property
+    def semuta_queue(self) -> tuple[SemutaBatch, ...]:
+        """The discard batches still waiting for Semuta answers, the one asked about first."""
+        return tuple(SemutaBatch.from_wire(b) for b in self.wire["battle"]["resolution"].get("semuta") or ())
+
+    def queue_semuta(self, batches: Iterable[SemutaBatch]) -> None:
+        """Queue fresh batches behind the waiting ones (the queue is kept, even empty, once begun)."""
+        self.wire["battle"]["resolution"].setdefault("semuta", []).extend(b.to_wire() for b in batches)
+
+    def set_semuta_queue(self, batches: Iterable[SemutaBatch]) -> None:
+        self.wire["battle"]["resolution"]["semuta"] = [b.to_wire() for b in batches]
+
+    @property
+    def advanced(self) -> bool:
+        return bool(self.wire["ruleset"]["advanced"])
+
+    @property
+    def storm_order(self) -> tuple[str, ...]:
+        return tuple(self.wire["storm_order"])
+
+    def hand(self, faction: str) -> tuple[str, ...]:
+        return tuple(self.wire["factions"][faction]["hand"])
+
+    @property
+    def discard_pile(self) -> tuple[str, ...]:
+        return tuple(self.wire["discard"])
+
+    def special_karama_used(self, faction: str) -> bool:
+        return bool(self.wire["factions"][faction].get("special_karama_used", False))
+
+    def traitors(self, faction: str) -> tuple[str, ...]:
+        return tuple(self.wire["factions"][faction]["traitors"])
+
+    def called_traitors(self, faction: str) -> tuple[str, ...]:
+        return tuple(self.wire["factions"][faction].get("called_traitors", ()))
+
+    def plan(self, faction: str) -> Plan:
+        """A battle plan as it stands now (cards leave it as they are kept or discarded)."""
+        return Plan.from_dict(self.wire["battle"]["plans"][faction])
+
+    def has_plan(self, faction: str) -> bool:
+        return faction in self.wire["battle"]["plans"]
+
+    def commit_plan(self, faction: str, plan: Plan) -> None:
+        """A side's plan is set in the battle, its cards leaving the hand."""
+        hand = self.wire["factions"][faction]["hand"]
+        for card in plan.cards:
+            hand.remove(card)
+        self.wire["battle"]["plans"][faction] = plan.to_dict()
+
+    def reveal_plans(self) -> None:
+        self.wire["battle"]["revealed"] = True
+
+    def take_from_discard(self, faction: str, card: str) -> None:
+        """A card leaves the discard pile for the hand (the caller records the event)."""
+        self.wire["discard"].remove(card)
+        self.wire["factions"][faction]["hand"].append(card)
+
+    def add_to_batch(self, faction: str, card: str) -> None:
+        """Count a discard not made from a plan in the faction's fresh batch of this step (Semuta Drug)."""
+        self.batches.setdefault(faction, []).append(card)
+
+    def take_batches(self) -> list[tuple[str, tuple[str, ...]]]:
+        """This step's fresh discard batches, each faction's once; none remain afterwards."""
+        batches = [(faction, tuple(cards)) for faction, cards in self.batches.items()]
+        self.batches.clear()
+        return batches
+
+    def spend_special_karama(self, faction: str) -> None:
+        """The faction's once-a-game special Karama power is used."""
+        self.wire["factions"][faction]["special_karama_used"] = True
+
+    def mark_traitor_called(self, faction: str, leader: str) -> None:
+        """The Traitor card of `leader` is called: it can no longer be exchanged."""
+        entry = self.wire["factions"][faction]
+        entry["called_traitors"] = [*entry.get("called_traitors", []), leader]
+
+    def kwisatz_haderach_fought(self, territory: str) -> None:
+        """The Kwisatz Haderach joined a battle here: the one territory it may join this turn."""
+        self.wire["factions"][FactionId.ATREIDES.value]["kwisatz_haderach"]["used_in"] = territory
+
+    def kwisatz_haderach_to_tanks(self) -> None:
+        self.wire["factions"][FactionId.ATREIDES.value]["kwisatz_haderach"]["status"] = "tanks"
+
+    def duke_stays_in(self, territory: str) -> None:
+        """A loaned Duke Vidal stays with his recipient for the turn, fighting again only in `territory`."""
+        self.wire["duke_vidal"]["fought_in"] = territory
