@@ -88,3 +88,18 @@ def test_no_module_registers_anything_when_imported() -> None:
             if any(isinstance(t, (ast.Subscript, ast.Attribute)) for t in targets):
                 offenders.append(f"{path.relative_to(PACKAGE)}:{node.lineno}")
     assert offenders == []
+
+
+def test_a_rule_claim_lives_in_the_register_alone() -> None:
+    """No rule function restates its claim in a docstring; the rulebook gives it the register's."""
+    restated = []
+    for path in PACKAGE.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            marked = isinstance(node, ast.FunctionDef) and any(
+                isinstance(d, ast.Call) and getattr(d.func, "id", "") == "rule" for d in node.decorator_list
+            )
+            if marked and ast.get_docstring(node) is not None:  # type: ignore[arg-type]
+                restated.append(f"{path.relative_to(PACKAGE)}:{node.lineno}")
+    assert restated == []
+    claims = {rule_id: entry.claim for rule_id, entry in rulebook().registers.rules.items()}
+    assert {rule_id: f.__doc__ for rule_id, f in rulebook().rule_functions.items()} == claims

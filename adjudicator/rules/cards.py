@@ -68,19 +68,16 @@ _SPECIAL_DEFENSES = {
 
 @rule("battle.card.chemistry")
 def chemistry_role(in_weapon_slot: bool) -> Weapon | Defense:
-    """Chemistry is a poison defense; played as the weapon beside another defense it is a poison weapon."""
     return Weapon.POISON if in_weapon_slot else _SPECIAL_DEFENSES["chemistry"]
 
 
 @rule("battle.card.weirding-way")
 def weirding_way_role(in_weapon_slot: bool) -> Weapon | Defense:
-    """Weirding Way is a projectile weapon; played as the defense beside another weapon it is a projectile defense."""
     return Weapon.PROJECTILE if in_weapon_slot else _SPECIAL_DEFENSES["weirding-way"]
 
 
 @rule("battle.card.shield-snooper")
 def shield_snooper_role() -> Defense:
-    """Shield Snooper is a Shield and a Snooper at once (a Shield for a Lasgun explosion too)."""
     return _SPECIAL_DEFENSES["shield-snooper"]
 
 
@@ -130,12 +127,6 @@ def is_leader_substitute(card: str) -> bool:
 
 @rule("battle.cards.winner-may-keep")
 def can_retain_battle_card(card: str, *, used: bool, decided_by_traitor: bool) -> bool:
-    """Could a battle's winner keep this played card?
-
-    Cheap Hero/Heroine is always discarded. A Poison Tooth that was used and an Artillery Strike
-    are discarded after use, unless a traitor call decided the battle (their effects never
-    resolved). Every other played card, Worthless cards included, may be kept.
-    """
     kind = card_kind(card)
     if catalog().cards[kind].category is CardCategory.LEADER_SUBSTITUTE:
         return False
@@ -149,8 +140,6 @@ def can_retain_battle_card(card: str, *, used: bool, decided_by_traitor: bool) -
 
 @rule("battle.cards.traitor-spares-effect-cards")
 def traitor_call_spares_effect_card(card: str) -> bool:
-    """A traitor call decides the battle before weapons resolve, so an Artillery Strike or Poison
-    Tooth played there was never used and is not discarded as a used card."""
     return True
 
 

@@ -26,8 +26,6 @@ PRICE = 3
 
 @rule("choam.special-karama.cash-in")
 def cash_in(state: NextSnapshot, karama: str, cards: list[str]) -> int:
-    """Advanced, once per game: CHOAM discards a Karama and any of its Treachery cards, taking 3 spice from
-    the bank for each card discarded that way."""
     for card in (karama, *cards):
         state.discard_from_hand(CHOAM, card)
         state.event("card-discarded", "choam.special-karama.cash-in", faction=CHOAM, card=card, karama=card == karama)

@@ -46,8 +46,6 @@ from adjudicator.rules.state import NextSnapshot, duke_in_custody
 
 @rule("duke-vidal.acquisition.battle-eligibility")
 def battle_exclusion(snapshot: Snapshot, territory: str, opponent: str, interpretations: Any) -> str | None:
-    """A prospective battle needs forces that can battle: not allies, not separated by the storm (nor, by
-    default, in the storm sector), and never in the Polar Sink."""
     place = catalog().territories.get(territory)
     if place is not None and place.type is TerritoryType.POLAR_SINK:
         return "polar-sink"
@@ -69,13 +67,11 @@ def battle_exclusion(snapshot: Snapshot, territory: str, opponent: str, interpre
 
 @rule("duke-vidal.acquisition.no-ecaz-battles")
 def involves_ecaz(opponent: str) -> bool:
-    """Battles involving Ecaz do not count toward Moritani's acquisition."""
     return opponent == ECAZ
 
 
 @rule("duke-vidal.acquisition.hms")
 def hms_counts() -> bool:
-    """The Hidden Mobile Stronghold is a stronghold for the acquisition (question duke-hms-stronghold)."""
     return True
 
 
@@ -123,8 +119,6 @@ CUSTODY_QUESTION = "duke-moritani-custody"
 
 @rule("duke-vidal.acquisition.captured")
 def captive_takeable(choice: str | None) -> bool:
-    """Whether Moritani may take a captured Duke Vidal is open (question duke-moritani-custody): taken from
-    any controller, captor included, or barred like the Ecaz Ambassador's route."""
     return choice == "any-controller"
 
 
@@ -154,8 +148,6 @@ def captive_take_violation(snapshot: Snapshot, context: Context) -> Violation | 
 def acquisition_check(
     snapshot: Snapshot, qualifying: list[dict[str, Any]], custody_choice: str | None = None
 ) -> tuple[bool, str | None]:
-    """At the end of Shipment and Movement Moritani may take Duke Vidal when it faces battles in at least two
-    distinct strongholds, unless he is dead, or Moritani already took him this turn."""
     duke = snapshot.duke_vidal
     if duke is None:
         return False, "no-duke-vidal"
@@ -190,8 +182,6 @@ CO_OCCUPIED_QUESTION = "duke-ecaz-co-occupied"
 
 @rule("duke-vidal.acquisition.ecaz-co-occupied")
 def ally_battle_involves_ecaz(choice: str) -> bool:
-    """Whether Moritani's battle against Ecaz's ally, Ecaz's forces present too, counts as one involving
-    Ecaz follows the chosen answer to question duke-ecaz-co-occupied."""
     return choice == "participation-excludes"
 
 
@@ -304,7 +294,6 @@ def _responders(snapshot: Snapshot) -> list[str]:
 
 @rule("duke-vidal.acquisition.take")
 def take_duke(state: NextSnapshot, turn: int) -> None:
-    """Moritani takes Duke Vidal from whoever controls him and holds him for one battle."""
     previous = state.duke
     assert previous is not None, "a Duke Vidal to take"
     # his deaths carry over; the turn taken is this one
@@ -352,14 +341,11 @@ def answer_acquisition(snapshot: Snapshot, action: Action, context: Context, tra
 
 @rule("duke-vidal.acquisition.karama")
 def karama_window(snapshot: Snapshot) -> list[str]:
-    """A Karama may prevent Moritani acquiring Duke Vidal: every other faction is asked, in storm order,
-    before custody changes."""
     return _responders(snapshot)
 
 
 @rule("duke-vidal.acquisition.prevented")
 def prevent(state: NextSnapshot, faction: str, card: str) -> None:
-    """A Karama played against the acquisition is spent; the Duke stays where he was."""
     state.discard_from_hand(faction, card)
     state.event("card-discarded", "duke-vidal.acquisition.prevented", faction=faction, card=card, karama=True)
 

@@ -28,8 +28,6 @@ from adjudicator.rules.state import NextSnapshot, duke_in_custody
 
 @rule("ecaz.ambassador.trigger")
 def trigger_violations(snapshot: Snapshot, action: Action, token: str = ECAZ) -> list[Violation]:
-    """Ecaz triggers an Ambassador when another faction, neither Ecaz's ally, nor the token's own faction,
-    nor advisors alone, enters the stronghold holding it during Shipment and Movement."""
     found: list[Violation] = []
     rule_id = "ecaz.ambassador.trigger"
     if ECAZ not in snapshot.factions:
@@ -85,8 +83,6 @@ def trigger_violations(snapshot: Snapshot, action: Action, token: str = ECAZ) ->
 
 @rule("ecaz.ambassador.duke-vidal")
 def duke_violation(snapshot: Snapshot) -> Violation | None:
-    """The Ecaz Ambassador gains Ecaz Duke Vidal unless he is in the Tanks or a captive (or Ecaz already
-    holds him)."""
     duke = snapshot.duke_vidal
     if duke is None:
         return Violation("no-duke-vidal", "this game has no Duke Vidal", "/snapshot/duke_vidal")
@@ -101,8 +97,6 @@ def duke_violation(snapshot: Snapshot) -> Violation | None:
 
 @rule("ecaz.ambassador.alliance")
 def alliance_violation(snapshot: Snapshot, entrant: str) -> Violation | None:
-    """The Ecaz Ambassador may instead form an alliance with the entrant, when neither is allied and
-    the entrant agrees (the action states the agreed alliance)."""
     if snapshot.factions[ECAZ].ally is not None or snapshot.factions[entrant].ally is not None:
         return Violation("already-allied", "Ecaz and the entrant must both be unallied", "/action/effect")
     return None
@@ -110,7 +104,6 @@ def alliance_violation(snapshot: Snapshot, entrant: str) -> Violation | None:
 
 @rule("ecaz.ambassador.lend-duke")
 def lend_violation(snapshot: Snapshot) -> Violation | None:
-    """Forming that alliance, Ecaz may give the Duke Vidal it holds to the new ally for this turn."""
     duke = snapshot.duke_vidal
     if duke is None or duke.status is not DukeStatus.HELD or duke.controller != ECAZ:
         return Violation("cannot-lend", "Ecaz can lend only a Duke Vidal it holds", "/action/lend_duke_vidal")
@@ -166,7 +159,6 @@ SHARED_REVIVAL_QUESTION = "duke-revival-shared-ambassador"
 
 @rule("ecaz.ambassador.for-ally")
 def beneficiary_violation(snapshot: Snapshot, beneficiary: object) -> Violation | None:
-    """Ecaz may give the benefit of an Ambassador it triggers to itself or to its ally."""
     if beneficiary is None:
         return Violation("missing-field", "name the beneficiary (Ecaz or its ally)", "/action/beneficiary")
     if beneficiary != ECAZ and beneficiary != snapshot.factions[ECAZ].ally:
@@ -178,14 +170,11 @@ def beneficiary_violation(snapshot: Snapshot, beneficiary: object) -> Violation 
 
 @rule("ecaz.ambassador.tleilaxu")
 def tleilaxu_ambassador_revives() -> None:
-    """The Tleilaxu Ambassador lets the faction it benefits revive one leader, or up to 4 forces, for free."""
+    pass
 
 
 @rule("duke-vidal.revival.shared-ambassador")
 def shared_ambassador_revival(beneficiary: str, choice: str | None) -> Violation | None:
-    """Whether Ecaz's ally, given the Tleilaxu Ambassador's benefit, may revive Duke Vidal follows the chosen
-    reading of question duke-revival-shared-ambassador; one reading makes it illegal, so the request must
-    choose."""
     if beneficiary == ECAZ:
         return None
     if choice is None:

@@ -34,15 +34,11 @@ DUKE_CAPTURE_QUESTION = "duke-harkonnen-capture"
 
 @rule("duke-vidal.capture.pool-order")
 def duke_in_capture_pool(choice: str) -> bool:
-    """Whether a surviving Duke Vidal, used by the loser, is among the leaders the Harkonnen draw from
-    follows the chosen answer to question duke-harkonnen-capture (his tenure may end first)."""
     return choice == "capture-pool-first"
 
 
 @rule("duke-vidal.capture.unused")
 def unused_duke_in_pool(choice: str) -> bool:
-    """Whether a Duke Vidal the loser holds but did not play is among the leaders the Harkonnen draw from
-    follows the chosen answer to question duke-unused-capture-pool."""
     return choice == "in-pool"
 
 
@@ -76,7 +72,6 @@ def draw_from(pool: list[str], seed: int, turn: int, territory: str) -> str | No
 def draw_captive(
     leaders: Mapping[str, LeaderState], loser: str, territory: str, seed: int, turn: int, with_duke: bool = False
 ) -> str | None:
-    """After an advanced Harkonnen win, one of the loser's eligible leaders is drawn at random."""
     return draw_from(capture_pool(leaders, loser, territory, with_duke), seed, turn, territory)
 
 
@@ -101,8 +96,6 @@ DUKE_RETURN_QUESTION = "duke-capture-return"
 
 @rule("duke-vidal.capture.return")
 def captive_duke_returns(state: NextSnapshot, interpretations: Any) -> None:
-    """A captive Duke Vidal that the Harkonnen give back goes to the faction he was captured from, to
-    Ecaz, or is set aside, following the chosen answer to question duke-capture-return."""
     choice = choice_of(interpretations, DUKE_RETURN_QUESTION)
     duke = state.duke
     assert duke is not None, "a captive Duke Vidal"
@@ -134,13 +127,11 @@ def capture_follows(snapshot: Snapshot, winner: str | None, loser: str | None) -
 
 @rule("harkonnen.capture.return-after-use")
 def captive_returns(state: NextSnapshot, leader_id: str) -> None:
-    """A captive that fought for the Harkonnen and survived goes back to its own faction."""
     state.event("captive-returned", "harkonnen.capture.return-after-use", leader=leader_id)
 
 
 @rule("harkonnen.capture.return-all")
 def captives_return_when_leaderless(state: NextSnapshot, interpretations: Any) -> None:
-    """When every Harkonnen leader is in the Tanks, all their captives return to their factions."""
     if duke_held_by_harkonnen(state.duke):
         captive_duke_returns(state, interpretations)
     for faction, leader_id in state.leaders_in(LeaderStatus.CAPTURED, by=HARKONNEN):
@@ -179,7 +170,6 @@ def capture_options(snapshot: Snapshot, decision: Decision) -> list[dict[str, An
 
 @rule("harkonnen.capture.keep")
 def keep_captive(state: NextSnapshot, leader_id: str) -> None:
-    """A kept captive fights for the Harkonnen once, then returns to its faction if it survives."""
     if leader_id == DUKE:
         duke_captured(state)
         return
@@ -189,15 +179,12 @@ def keep_captive(state: NextSnapshot, leader_id: str) -> None:
 
 @rule("harkonnen.capture.kill")
 def kill_captive(state: NextSnapshot, leader_id: str) -> None:
-    """A killed captive goes to the Tanks face down and the Harkonnen take 2 spice."""
     state.leader_to_tanks(leader_id, "harkonnen.capture.kill")
     state.pay_from_bank(HARKONNEN, KILL_PAYMENT, "harkonnen.capture.kill", "captive killed")
 
 
 @rule("duke-vidal.capture.kept")
 def duke_captured(state: NextSnapshot) -> None:
-    """A kept Duke Vidal becomes the Harkonnen's captive; the faction he was taken from is recorded,
-    since where he goes when returned is open (question duke-capture-return)."""
     duke = state.duke
     assert duke is not None, "a drawn Duke Vidal"
     captive = duke_in_custody(

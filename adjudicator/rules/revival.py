@@ -36,7 +36,6 @@ def _tanked(snapshot: Snapshot, faction: str) -> int:
 
 @rule("duke-vidal.revival.ecaz-only")
 def duke_revival(faction: str) -> Violation | None:
-    """Only Ecaz may revive Duke Vidal, with a Ghola card too; no other faction, by any route."""
     if faction != ECAZ:
         return Violation(
             "only-ecaz-revives-duke",
@@ -49,20 +48,16 @@ def duke_revival(faction: str) -> Violation | None:
 
 @rule("duke-vidal.revival.joins-ecaz")
 def duke_joins_ecaz(duke: DukeVidal) -> DukeVidal:
-    """A revived leader returns to its reviver's pool: a revived Duke Vidal is held by Ecaz."""
     return duke_in_custody(duke, DukeStatus.HELD, ECAZ)
 
 
 @rule("duke-vidal.revival.price")
 def duke_price() -> int:
-    """Ecaz revives Duke Vidal for 5 spice (not his strength of 6), with no count of dead leaders required."""
     return DUKE_PRICE
 
 
 @rule("leaders.revival.all-dead")
 def may_revive_normally(snapshot: Snapshot, faction: str) -> bool:
-    """A faction revives a leader only once all its leaders are in the Tanks (Ecaz counts Duke Vidal among
-    its five)."""
     count = _tanked(snapshot, faction)
     duke = snapshot.duke_vidal
     if faction == ECAZ and duke is not None and duke.status is DukeStatus.TANKS:
@@ -72,13 +67,12 @@ def may_revive_normally(snapshot: Snapshot, faction: str) -> bool:
 
 @rule("duke-vidal.revival.counts-for-ecaz")
 def duke_counts_for_ecaz() -> int:
-    """Duke Vidal in the Tanks counts among Ecaz's five when Ecaz revives its other leaders."""
     return 1
 
 
 @rule("leaders.revival.ghola")
 def ghola_revival() -> None:
-    """A Tleilaxu Ghola card revives one of the faction's own leaders at once, free, whatever the count."""
+    pass
 
 
 @ruled()

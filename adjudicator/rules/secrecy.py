@@ -12,7 +12,6 @@ from adjudicator.core.tracing import rule
 
 @rule("secrecy.hands-and-traitors")
 def redact_hands_and_traitors(wire: dict[str, Any], viewer: str | None, redacted: list[str]) -> None:
-    """Other factions' treachery hands and traitor cards become counts (`hand_count`, `traitor_count`)."""
     for fid, faction in wire["factions"].items():
         hand, traitors = faction["hand"], faction["traitors"]
         faction["hand_count"] = len(hand)
@@ -26,8 +25,6 @@ def redact_hands_and_traitors(wire: dict[str, Any], viewer: str | None, redacted
 
 @rule("secrecy.face-dancers")
 def redact_face_dancers(wire: dict[str, Any], viewer: str | None, redacted: list[str]) -> None:
-    """The Tleilaxu's unrevealed Face Dancers are known only to them, and nobody sees the Traitor deck;
-    revealed Face Dancers are public."""
     if wire.get("traitor_deck") is not None:
         wire["traitor_deck_count"] = len(wire["traitor_deck"])
         wire["traitor_deck"] = None
@@ -42,8 +39,6 @@ def redact_face_dancers(wire: dict[str, Any], viewer: str | None, redacted: list
 
 @rule("secrecy.terror")
 def redact_terror(wire: dict[str, Any], viewer: str | None, redacted: list[str]) -> None:
-    """Moritani's Terror tokens lie face down: other factions see where they are and how many remain in
-    its supply, not which is which; a revealed token (out of play) is public."""
     if viewer == "moritani":
         return
     terror = wire["terror"]
@@ -57,7 +52,6 @@ def redact_terror(wire: dict[str, Any], viewer: str | None, redacted: list[str])
 
 @rule("secrecy.face-down-skills")
 def redact_face_down_skills(wire: dict[str, Any], viewer: str | None, redacted: list[str]) -> None:
-    """A leader skill card that is face down is known only to its faction."""
     for fid, faction in wire["factions"].items():
         if fid == viewer:
             continue
@@ -69,7 +63,6 @@ def redact_face_down_skills(wire: dict[str, Any], viewer: str | None, redacted: 
 
 @rule("secrecy.battle-plans")
 def redact_unrevealed_plans(wire: dict[str, Any], viewer: str | None, redacted: list[str]) -> None:
-    """Locked battle plans stay secret until they are revealed together (`battle.revealed`)."""
     battle = wire["battle"]
     for fid in list(battle["plans"]):
         if fid != viewer:
@@ -114,9 +107,6 @@ HIDDEN_LEGALITY = frozenset({"reveal-extortion"})
 def private_answer_violations(
     pending: Decision | None, player: str | None, viewer: str | None, action_type: str = ""
 ) -> list[Violation]:
-    """A viewer cannot have another faction's answer to a private decision ruled, nor another faction's
-    action whose legality rests on what it holds in secret: the answer would tell the viewer what that
-    faction holds. Only the acting faction, or a referee with no viewer, can."""
     if viewer is None or player is None or player == viewer:
         return []
     hidden_action = action_type in HIDDEN_LEGALITY
@@ -136,8 +126,6 @@ def private_answer_violations(
 
 @rule("secrecy.decisions")
 def redact_decision(decision: dict[str, Any], viewer: str | None, where: str, redacted: list[str]) -> dict[str, Any]:
-    """Another faction's open decision shows who decides and what is public, never the cards it could use
-    from its own hand."""
     hidden = _PRIVATE_DECISION_KEYS.get(str(decision.get("type")), ())
     for key in hidden:
         if key in decision:
@@ -147,8 +135,6 @@ def redact_decision(decision: dict[str, Any], viewer: str | None, where: str, re
 
 @rule("secrecy.rihani")
 def redact_rihani(wire: dict[str, Any], viewer: str | None, redacted: list[str]) -> None:
-    """The Traitor cards a Rihani Decipherer draws, and those it may give back, are its faction's alone;
-    the card it gives back is revealed when it does."""
     record = wire["battle"]["resolution"]["rihani"]
     if record["player"] != viewer:
         for key in ("drawn", "eligible"):
@@ -158,8 +144,6 @@ def redact_rihani(wire: dict[str, Any], viewer: str | None, redacted: list[str])
 
 @rule("secrecy.private-events")
 def redact_event(event: dict[str, Any], viewer: str) -> dict[str, Any]:
-    """An event that shows a faction's secret cards is that faction's alone: the others see that it
-    happened (type, rule, faction), not the cards."""
     if viewer in event.get("visible_to", (viewer,)):
         return event
     kept = {k: v for k, v in event.items() if k in ("type", "rule", "faction", "visible_to", "count")}

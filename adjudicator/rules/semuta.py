@@ -45,8 +45,6 @@ def _someone_holds_semuta(state: NextSnapshot, excluded: str | None = None) -> b
 
 @rule("richese.semuta.opportunity")
 def semuta_opportunity(state: NextSnapshot, discarder: str, cards: tuple[str, ...]) -> list[str]:
-    """Right after a faction discards, another holder of a Semuta Drug may take one of those cards; each
-    batch gives one opportunity, every other faction asked in storm order."""
     # Once some other faction holds a Semuta Drug, every faction but the discarder is asked (holder or
     # not), so the order of questions does not reveal who holds it.
     if not _someone_holds_semuta(state, discarder):
@@ -94,7 +92,6 @@ def semuta_options(snapshot: Snapshot, decision: Decision) -> list[dict[str, Any
 
 @rule("richese.semuta.take")
 def take_with_semuta(state: NextSnapshot, faction: str, card: str) -> None:
-    """The Semuta Drug is discarded and the chosen card goes from the discard pile to its hand."""
     semuta = _semuta_cards(state.hand(faction))[0]
     state.discard_from_hand(faction, semuta)
     state.take_from_discard(faction, card)

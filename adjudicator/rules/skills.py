@@ -94,15 +94,11 @@ def face_up_skills(snapshot: Snapshot, faction: str, fighting: str | None) -> di
 
 @rule("skills.battle-effect")
 def battle_effect_applies(survives: bool) -> bool:
-    """A skilled leader used in battle gives its battle effect only while it survives the battle; a
-    skill card behind the shield while another leader fights gives nothing."""
     return survives
 
 
 @rule("skills.mentat")
 def mentat_bonus_halves(artillery: bool, choice: str) -> int:
-    """A surviving Mentat adds 2 to its side's total; its printed strength (bounty, Zoal's copy) stays as
-    printed. Under an Artillery Strike the bonus follows question mentat-artillery."""
     if artillery and not mentat_bonus_under_artillery(choice):
         return 0
     return 4
@@ -110,15 +106,11 @@ def mentat_bonus_halves(artillery: bool, choice: str) -> int:
 
 @rule("skills.mentat.artillery")
 def mentat_bonus_under_artillery(choice: str) -> bool:
-    """Whether a shielded Mentat's +2 counts under an Artillery Strike follows question mentat-artillery
-    (default: it counts)."""
     return choice == "bonus-counts"
 
 
 @rule("skills.bureaucrat")
 def bureaucrat_penalty(snapshot: Snapshot, opponent: str) -> tuple[int, list[str]]:
-    """A surviving Bureaucrat subtracts 1 from the opponent's total for every stronghold the opponent
-    occupies with forces (contested or under the storm alike; advisors do not count), with no floor."""
     territories = catalog().territories
     held = sorted(
         {
@@ -173,9 +165,6 @@ def skill_lines(
 
 @rule("skills.sandmaster")
 def sandmaster_piles(board_spice: Iterable[SpicePile], territory: str) -> list[SpicePile]:
-    """A surviving Sandmaster that wins adds 3 spice from the bank to the spice already in the battle's
-    territory; with no spice there it adds nothing. It pays its side nothing directly and needs no
-    surviving forces."""
     return [p for p in board_spice if p.territory == territory and p.amount > 0]
 
 
@@ -186,8 +175,6 @@ def add_spice(state: NextSnapshot, territory: str, sector: int | None) -> None:
 
 @rule("skills.sandmaster.several-piles")
 def pile_choice(choice: str) -> str:
-    """With spice in more than one sector of the territory, where the 3 go follows question
-    sandmaster-several-piles (no default)."""
     return choice
 
 
@@ -257,8 +244,6 @@ def _deck_random(seed: int, turn: int, deck: tuple[str, ...], salt: str) -> rand
 
 @rule("skills.rihani.inspect")
 def inspect_traitor_deck(state: NextSnapshot, faction: str, seed: int, turn: int) -> None:
-    """Rihani's normal effect: after a win, its faction secretly looks at two random Traitor deck cards;
-    the deck is then shuffled (the look and the shuffle follow the seed)."""
     deck = state.traitor_deck
     rng = _deck_random(seed, turn, deck, "rihani-inspect")
     seen = rng.sample(deck, min(2, len(deck)))
@@ -268,10 +253,6 @@ def inspect_traitor_deck(state: NextSnapshot, faction: str, seed: int, turn: int
 
 @rule("skills.rihani.exchange")
 def exchange_pool(state: NextSnapshot, faction: str, called_now: str | None) -> list[str]:
-    """Rihani's battle effect: the winner may draw two Traitor cards, keeping one new card for one of its
-    unused Traitor cards (never called, nor the one that won this battle), which it reveals; both go back
-    into the deck, which is shuffled. The Tleilaxu exchange an unrevealed Face Dancer instead. No unused
-    card, or fewer than two cards in the deck: no draw."""
     held = unused_traitor_cards(state.faction_state(faction), faction, called_now)
     if not held or len(state.traitor_deck) < 2:
         return []
@@ -280,9 +261,6 @@ def exchange_pool(state: NextSnapshot, faction: str, called_now: str | None) -> 
 
 @rule("skills.rihani.bands")
 def rihani_bands(native_winner: bool, selected: bool, face_up_trainer: bool) -> list[str]:
-    """Which Rihani effects a win brings: a face-up native trainer gives the normal effect to a win with
-    another leader; a surviving native Rihani in the battle gives both; a captured Rihani gives its captor
-    the battle effect alone."""
     bands = []
     if native_winner and (selected or face_up_trainer):
         bands.append("normal")
@@ -293,8 +271,6 @@ def rihani_bands(native_winner: bool, selected: bool, face_up_trainer: bool) -> 
 
 @rule("skills.rihani.band-order")
 def band_order(choice: str) -> bool:
-    """Whether the inspection comes before the optional draw follows question rihani-band-order (default
-    normal-first, a provisional ordering)."""
     return choice == "normal-first"
 
 

@@ -59,22 +59,17 @@ def may_be_face_dancer(leader: str | None) -> bool:
 
 @rule("tleilaxu.face-dancer.opportunity")
 def face_dancer_opportunity(winner: str | None, leader: str | None) -> bool:
-    """After a battle won by another faction with a leader disc that has a Traitor card, the Tleilaxu
-    may reveal that leader if it is one of their unrevealed Face Dancers."""
     return winner not in (None, TLEILAXU) and may_be_face_dancer(leader)
 
 
 @rule("tleilaxu.face-dancer.asked-always")
 def asked_whatever_the_match() -> None:
-    """The Tleilaxu are asked after every such battle while they hold an unrevealed Face Dancer, whether
-    or not the leader is one, so that the question itself tells the other players nothing."""
+    pass
 
 
 @rule("tleilaxu.face-dancer.after-capture")
 def face_dancer_after_capture() -> None:
-    """The Face Dancer decision comes after the battle's other cleanup decisions (the winner's, the skills',
-    Moritani's retention and the Harkonnen capture): a software serialization, no published ordering among
-    these was found."""
+    pass
 
 
 def face_dancer_step(state: NextSnapshot) -> bool:
@@ -158,9 +153,6 @@ def _open_decision(snapshot: Snapshot, action: Action) -> Violation | None:
 
 @rule("tleilaxu.face-dancer.replace-forces")
 def replacement_violations(snapshot: Snapshot, decision: Decision, action: Action) -> list[Violation]:
-    """The winner's forces in the territory go back to its reserves; the Tleilaxu may put up to as many
-    of their own forces there, from reserves and/or the board (not from a sector in storm, and not into
-    one)."""
     rule_id = "tleilaxu.face-dancer.replace-forces"
     found: list[Violation] = []
     tleilaxu = snapshot.factions[TLEILAXU]
@@ -266,8 +258,6 @@ def reveal_violations(snapshot: Snapshot, decision: Decision, action: Action) ->
 
 @rule("tleilaxu.face-dancer.reveal")
 def reveal_face_dancer_effect(state: NextSnapshot, leader: str) -> None:
-    """A revealed Face Dancer leaves the battle's result standing; the leader goes to the Tanks and
-    nobody is paid for it."""
     state.reveal_face_dancer(leader)
     state.event("face-dancer-revealed", "tleilaxu.face-dancer.reveal", leader=leader)
     if not state.leader_in_tanks(leader):
@@ -307,8 +297,6 @@ def replace_forces(state: NextSnapshot, winner: str, territory: str, action: Act
 
 @rule("tleilaxu.face-dancer.redraw")
 def redraw_face_dancers(state: NextSnapshot, seed: int, turn: int) -> None:
-    """Once all three Face Dancers are revealed, they are shuffled back into the Traitor deck and three
-    new ones are drawn (the shuffle follows the snapshot's seed)."""
     state.return_to_traitor_deck(*state.revealed_face_dancers)
     state.shuffle_traitor_deck(random.Random(f"{seed}:{turn}:{len(state.traitor_deck)}:face-dancer-redraw"))
     drawn = state.draw_traitor_cards(FACE_DANCERS_HELD)
@@ -358,8 +346,7 @@ def _reveal_alternatives(
 
 @rule("tleilaxu.face-dancer.earlier-bounty")
 def earlier_bounty_stands() -> None:
-    """Spice the winner was paid in the battle for its own leader, killed there, is not taken back when
-    that leader is revealed as a Face Dancer (question face-dancer-earlier-bounty, default bounty-stands)."""
+    pass
 
 
 @ruled(found(_open_decision))

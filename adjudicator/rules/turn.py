@@ -24,7 +24,6 @@ from adjudicator.rules.state import NextSnapshot, duke_in_custody
 
 @rule("turn.end.leaders-return")
 def leaders_return(state: NextSnapshot) -> list[str]:
-    """Leaders that fought this turn return to their factions' pools, free to fight anywhere next turn."""
     returned = []
     for faction, leader_id in state.leaders_in(LeaderStatus.USED):
         state.leader_returns_to_pool(faction, leader_id)
@@ -36,7 +35,6 @@ def leaders_return(state: NextSnapshot) -> list[str]:
 
 @rule("duke-vidal.tenure.turn-end")
 def unused_duke_set_aside(state: NextSnapshot) -> None:
-    """A Duke Vidal Moritani took but did not use, alive and not captured, is set aside at the end of the turn."""
     duke = state.duke
     assert duke is not None, "a Duke Vidal Moritani holds"
     state.set_duke(duke_in_custody(duke, DukeStatus.SET_ASIDE))
@@ -45,8 +43,6 @@ def unused_duke_set_aside(state: NextSnapshot) -> None:
 
 @rule("turn.end.after-extortion")
 def mentat_unfinished(snapshot: Snapshot) -> Violation:
-    """The turn cannot end past an outstanding Extortion, nor, with Moritani's Terror tokens in play, before
-    the Mentat Pause has begun and finished: its collection, payment window and placement come first."""
     return Violation(
         "extortion-pending",
         "the Mentat Pause is unfinished: start it (start-mentat-pause) and answer its decisions first",
@@ -104,8 +100,6 @@ def _turn_end(snapshot: Snapshot, loan_choice: str | None) -> dict[str, Any]:
 
 @rule("duke-vidal.loan.expiry")
 def loan_expires(state: NextSnapshot, choice: str) -> None:
-    """An unused loaned Duke Vidal goes back to Ecaz or is set aside as the turn ends, following the
-    chosen answer to question duke-loan-expiry."""
     duke = state.duke
     assert duke is not None, "a loaned Duke Vidal"
     if choice == "return-to-ecaz":

@@ -34,7 +34,6 @@ def choose_casualties(snapshot: Snapshot, action: Action, context: Context, trac
 
 @rule("battle.cards.winner-keeps-or-discards")
 def keep_or_discard(state: NextSnapshot, winner: str, keep: list[str]) -> None:
-    """The winner keeps the played cards it chooses and discards the rest."""
     for slot in ("weapon", "defense"):
         if state.plan_card(winner, slot) in keep:
             state.return_to_hand(winner, slot, "battle.cards.winner-keeps-or-discards")

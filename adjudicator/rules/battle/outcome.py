@@ -51,35 +51,28 @@ def traitor_card_called(state: NextSnapshot, caller: str, leader: str | None) ->
 
 @rule("battle.bounty")
 def bounty(killed: list[tuple[str, int, str]]) -> int:
-    """The winner is paid the strength of every leader killed in the battle, its own included, except
-    leaders killed by an Artillery Strike."""
     return sum(strength for _, strength, cause in killed if cause != "battle.weapon.artillery-strike")
 
 
 @rule("battle.losses.loser-all")
 def loser_loses_everything(state: NextSnapshot, loser: str, territory: str) -> None:
-    """The loser loses all its forces in the territory to the Tanks."""
     state.forces_to_tanks(loser, territory, "battle.losses.loser-all")
 
 
 @rule("battle.cards.loser-discards")
 def loser_discards(state: NextSnapshot, loser: str) -> None:
-    """The loser discards every Treachery card it played."""
     for slot in ("cheap_hero", "weapon", "defense"):
         state.discard_from_plan(loser, slot, "battle.cards.loser-discards")
 
 
 @rule("battle.spice.support")
 def pay_support(state: NextSnapshot, faction: str, plan: Plan, kept_by_traitor_winner: bool) -> None:
-    """Advanced: spice committed to support forces goes to the bank, except that the winner of a battle
-    decided by a traitor keeps it."""
     if plan.spice and not kept_by_traitor_winner:
         state.pay_to_bank(faction, plan.spice, "battle.spice.support", "support")
 
 
 @rule("battle.leaders.survivors-stay")
 def survivors_fought(state: NextSnapshot, leader_ids: list[str], territory: str) -> None:
-    """A leader that fought and survived may fight again in this territory but in no other this phase."""
     for leader_id in leader_ids:
         state.leader_fought(leader_id, territory)
 
@@ -120,12 +113,11 @@ def casualty_options(snapshot: Snapshot, battle: Battle, winner: str) -> list[di
 
 @rule("battle.losses.cyborgs-as-dialed")
 def cyborgs_lost_as_dialed() -> None:
-    """A lost Cyborg covers what it counted on the dial (question cyborg-losses, default as-dialed)."""
+    pass
 
 
 @rule("battle.losses.winner-dialed")
 def winner_loses_dialed(state: NextSnapshot, winner: str, territory: str, regular: int, elite: int) -> None:
-    """The winner loses only the forces it dialed, choosing which when it has several kinds."""
     state.forces_to_tanks(winner, territory, "battle.losses.winner-dialed", regular=regular, elite=elite)
 
 
@@ -342,8 +334,6 @@ def _duke_on_loan(duke: DukeVidal) -> bool:
 
 @rule("duke-vidal.loan.tenure")
 def loaned_duke_stays(state: NextSnapshot, duke: DukeVidal, territory: str, context: Context) -> bool:
-    """A loaned Duke Vidal who survives his battle leaves the recipient (one battle) or stays for the rest
-    of the turn, fighting again only in this territory, following question duke-loan-tenure."""
     choice = context.choice(LOAN_TENURE_QUESTION)
     if choice == "one-battle":
         return False

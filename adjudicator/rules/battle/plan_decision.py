@@ -64,7 +64,6 @@ def limits(snapshot: Snapshot, battle: Battle, faction: str) -> tuple[int | floa
 
 @rule("battle.plan.options")
 def legal_plans(snapshot: Snapshot, battle: Battle, faction: str) -> list[dict[str, Any]]:
-    """The plans a side may lock: every combination its leaders, Cheap Heroes and cards allow."""
     hand = [c for c in snapshot.factions[faction].hand if card_kind(c) not in UNSUPPORTED_IN_PLANS]
     leaders: list[tuple[str | None, str | None]] = [
         (leader, None) for leader in _eligible_leaders(snapshot, faction, battle.territory)
@@ -119,8 +118,6 @@ def plan_decision(snapshot: Snapshot, battle: Battle, faction: str) -> dict[str,
 
 @rule("battle.plan.lock")
 def lock_plan(state: NextSnapshot, faction: str, plan: Plan) -> None:
-    """A side commits its plan in secret, the cards leaving its hand; once both sides have committed,
-    the plans are revealed together."""
     state.commit_plan(faction, plan)
     state.event("plan-locked", "battle.plan.lock", faction=faction)
 

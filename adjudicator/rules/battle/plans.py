@@ -69,8 +69,6 @@ def elite_worth_halves(snapshot: Snapshot, faction: str, opponent: str) -> int:
 
 @rule("battle.strength.ixian-forces")
 def ixian_force_worth() -> tuple[int, int]:
-    """Ixian Suboids always count half and cannot be supported; Cyborgs count 2 (in the advanced game
-    only when supported, otherwise 1). Returns (suboid, cyborg) half-points, supported."""
     return 1, 4
 
 
@@ -136,8 +134,6 @@ def _list_eligible_leaders(snapshot: Snapshot, faction: str, territory: str) -> 
 
 @rule("battle.plan.leader")
 def leader_violations(snapshot: Snapshot, battle: Battle, faction: str, plan: Plan) -> list[Violation]:
-    """A plan names one leader or one Cheap Hero; it must when the faction has either; the leader may
-    not have fought in another territory this phase."""
     rule_id = "battle.plan.leader"
     found: list[Violation] = []
     hand = snapshot.factions[faction].hand
@@ -204,8 +200,6 @@ def leader_violations(snapshot: Snapshot, battle: Battle, faction: str, plan: Pl
 
 @rule("battle.plan.card-slots")
 def card_slot_violations(faction: str, plan: Plan) -> list[Violation]:
-    """The leader slot takes a Cheap Hero/Heroine; the weapon slot a weapon or a Worthless card; the
-    defense slot a defense or a Worthless card."""
     rule_id = "battle.plan.card-slots"
     found: list[Violation] = []
     if plan.cheap_hero is not None and not is_leader_substitute(plan.cheap_hero):
@@ -249,8 +243,6 @@ def card_slot_violations(faction: str, plan: Plan) -> list[Violation]:
 
 @rule("battle.plan.dial")
 def dial_violations(snapshot: Snapshot, battle: Battle, faction: str, plan: Plan) -> list[Violation]:
-    """The dial is at most the strength of the faction's forces in the territory; halves only in the
-    advanced game, where unsupported forces count half."""
     rule_id = "battle.plan.dial"
     found: list[Violation] = []
     opponent = battle.defender if faction == battle.aggressor else battle.aggressor
@@ -286,7 +278,6 @@ def dial_violations(snapshot: Snapshot, battle: Battle, faction: str, plan: Plan
 
 @rule("battle.plan.support-spice")
 def support_violations(snapshot: Snapshot, battle: Battle, faction: str, plan: Plan) -> list[Violation]:
-    """Advanced: spice paid to support forces, at most one per force there and no more than the faction has."""
     rule_id = "battle.plan.support-spice"
     if plan.spice == 0:
         return []
@@ -320,7 +311,6 @@ def support_violations(snapshot: Snapshot, battle: Battle, faction: str, plan: P
 
 @rule("battle.plan.kwisatz-haderach")
 def kwisatz_haderach_violations(snapshot: Snapshot, battle: Battle, faction: str, plan: Plan) -> list[Violation]:
-    """Advanced Atreides only, once the token is active, with a leader or Cheap Hero, in one territory a turn."""
     rule_id = "battle.plan.kwisatz-haderach"
     if not plan.kwisatz_haderach:
         return []
@@ -350,8 +340,6 @@ def kwisatz_haderach_violations(snapshot: Snapshot, battle: Battle, faction: str
 
 @rule("battle.traitor.call")
 def traitor_call_violations(snapshot: Snapshot, battle: Battle) -> list[Violation]:
-    """A side calls traitor only when it (or, for the Harkonnen's ally, the Harkonnen) holds the Traitor
-    card of the leader the opponent played, and that leader is not accompanied by the Kwisatz Haderach."""
     rule_id = "battle.traitor.call"
     found = []
     for i, caller in enumerate(battle.traitor_calls):
@@ -374,7 +362,6 @@ def traitor_call_violations(snapshot: Snapshot, battle: Battle) -> list[Violatio
 
 @rule("battle.traitor.kwisatz-haderach")
 def traitor_blocked_by_kwisatz_haderach(path: str) -> Violation:
-    """A leader accompanied by the Kwisatz Haderach cannot turn traitor."""
     return Violation(
         "traitor-blocked",
         "a leader with the Kwisatz Haderach cannot turn traitor",
@@ -385,7 +372,6 @@ def traitor_blocked_by_kwisatz_haderach(path: str) -> Violation:
 
 @rule("battle.weapon.poison-tooth-withheld")
 def withheld_tooth_violations(battle: Battle) -> list[Violation]:
-    """After the result is known, a Poison Tooth's owner may choose not to use it."""
     found = []
     for i, faction in enumerate(battle.poison_tooth_withheld):
         weapon = battle.plans[faction].weapon

@@ -38,8 +38,6 @@ def _sector_groups(sectors: tuple[int, ...], storm: int) -> list[set[int]]:
 
 @rule("battle.who-battles")
 def battle_preconditions(snapshot: Snapshot, battle: Battle, context: Context) -> list[Violation]:
-    """Battles are fought in the Battle phase between factions that are not allies, whose forces share
-    the territory without a storm sector between them."""
     rule_id = "battle.who-battles"
     found = []
     if snapshot.phase is not Phase.BATTLE:
@@ -89,7 +87,6 @@ def battle_preconditions(snapshot: Snapshot, battle: Battle, context: Context) -
 
 @rule("battle.storm.under-storm")
 def storm_sector_battle(choice: str) -> bool:
-    """Whether forces in the storm sector battle follows question battle-under-storm (default: they do not)."""
     return choice == "battle-blind"
 
 
@@ -110,8 +107,6 @@ def broken_loan_violations(snapshot: Snapshot, battle: Battle, context: Context)
 
 @rule("duke-vidal.loan.alliance-break")
 def loan_after_alliance_break(holder: str, choice: str | None) -> list[Violation]:
-    """Whether a loaned Duke Vidal may still fight for a faction whose alliance with Ecaz has broken follows
-    the chosen answer to question duke-loan-alliance-break (the loan ends, or runs to the turn's end)."""
     path = f"/snapshot/battle/plans/{holder}/leader"
     if choice is None:
         # under one reading the plan itself is illegal, so the choice is needed before anything resolves

@@ -84,40 +84,31 @@ def _side(snapshot: Snapshot, faction: str, plan: Plan, opposing: Plan, withheld
 
 @rule("battle.traitor.single")
 def single_traitor(caller: str, betrayed: str) -> tuple[str, str]:
-    """A single successful traitor call wins the battle outright for the caller, before any weapon
-    resolves and even over a Lasgun/Shield explosion."""
     return caller, betrayed
 
 
 @rule("battle.traitor.double")
 def double_traitor() -> None:
-    """When both sides call traitor successfully, both lose: forces, played cards and leaders; nobody is paid."""
+    pass
 
 
 @rule("battle.traitor.double-with-explosion")
 def double_traitor_explosion(choice: str) -> bool:
-    """Double traitors with a Lasgun and a Shield revealed: whether the explosion still destroys the
-    territory is unsettled (question double-traitor-explosion)."""
     return choice == "explosion-resolves"
 
 
 @rule("battle.explosion.lasgun-shield")
 def lasgun_shield_explodes(sides: list[Side]) -> bool:
-    """A Lasgun with a Shield anywhere in the battle explodes: every force and all spice in the territory
-    are lost, both leaders die, nobody wins and nobody is paid."""
     return any(s.weapon is Weapon.LASGUN for s in sides) and any(s.shield for s in sides)
 
 
 @rule("battle.weapon.artillery-strike")
 def artillery_strike_kills(target: Side) -> bool:
-    """Artillery Strike kills both leaders, except a leader whose own side played a Shield; surviving
-    leaders add nothing to their totals."""
     return not target.shield
 
 
 @rule("battle.weapon.poison-tooth")
 def poison_tooth_kills(target: Side, chemistry_protects: bool) -> bool:
-    """An unwithheld Poison Tooth kills both leaders; a Snooper does not stop it."""
     if target.chemistry and chemistry_protects:
         return not poison_tooth_chemistry()
     return True
@@ -125,31 +116,26 @@ def poison_tooth_kills(target: Side, chemistry_protects: bool) -> bool:
 
 @rule("battle.weapon.poison-tooth-chemistry")
 def poison_tooth_chemistry() -> bool:
-    """Chemistry played as a defense protects its leader from a Poison Tooth."""
     return True
 
 
 @rule("battle.weapon.lasgun")
 def lasgun_kills(target: Side) -> bool:
-    """A Lasgun kills the opposing leader; no defense stops it."""
     return True
 
 
 @rule("battle.weapon.poison")
 def poison_kills(target: Side) -> bool:
-    """A poison weapon kills the opposing leader unless that side played a poison defense."""
     return Protection.POISON not in target.protects
 
 
 @rule("battle.weapon.projectile")
 def projectile_kills(target: Side) -> bool:
-    """A projectile weapon kills the opposing leader unless that side played a projectile defense."""
     return Protection.PROJECTILE not in target.protects
 
 
 @rule("battle.weapon.poison-blade")
 def poison_blade_kills(target: Side) -> bool:
-    """Poison Blade is projectile and poison at once: only a defense against both (Shield Snooper) stops it."""
     return not {Protection.PROJECTILE, Protection.POISON} <= target.protects
 
 
@@ -191,8 +177,6 @@ def _survives(side: Side) -> bool:
 
 @rule("battle.strength.total")
 def strength_lines(side: Side, artillery: bool, kh_under_artillery: str) -> list[QuoteLine]:
-    """A side's total is its dial plus its leader's strength if the leader survives (one quote line
-    each: half-points, and the line as the answer shows it)."""
     survives = _survives(side)
     dial = side.plan.dial_halves
     lines: list[QuoteLine] = [
@@ -221,20 +205,16 @@ def strength_lines(side: Side, artillery: bool, kh_under_artillery: str) -> list
 
 @rule("battle.strength.kwisatz-haderach-artillery")
 def kwisatz_haderach_under_artillery(choice: str) -> bool:
-    """Under an Artillery Strike a surviving leader adds nothing; whether the Kwisatz Haderach's +2 still
-    counts follows question kwisatz-haderach-artillery."""
     return choice == "bonus-counts"
 
 
 @rule("battle.strength.kwisatz-haderach")
 def kwisatz_haderach_bonus() -> int:
-    """The Kwisatz Haderach adds 2 to the leader it accompanies while that leader survives."""
     return 4
 
 
 @rule("battle.winner.higher-total")
 def higher_total_wins(aggressor: str, defender: str, totals: Mapping[str, int]) -> tuple[str, str]:
-    """The higher total wins the battle."""
     if totals[aggressor] == totals[defender]:
         return tie_goes_to_aggressor(aggressor, defender)
     return (aggressor, defender) if totals[aggressor] > totals[defender] else (defender, aggressor)
@@ -242,7 +222,6 @@ def higher_total_wins(aggressor: str, defender: str, totals: Mapping[str, int]) 
 
 @rule("battle.winner.tie-to-aggressor")
 def tie_goes_to_aggressor(aggressor: str, defender: str) -> tuple[str, str]:
-    """Equal totals: the aggressor wins."""
     return aggressor, defender
 
 

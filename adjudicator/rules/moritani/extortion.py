@@ -59,8 +59,6 @@ PAYMENT_STEP = DecisionType.EXTORTION_PAYMENT.value
 
 @rule("extortion.reveal")
 def reveal_violations(snapshot: Snapshot, action: Action) -> list[Violation]:
-    """Moritani may reveal the Extortion token placed in a stronghold when another faction, not its ally,
-    enters it with forces (Bene Gesserit advisors count); a revealed token is no longer placed."""
     rule_id = "extortion.reveal"
     found: list[Violation] = []
     if MORITANI not in snapshot.factions:
@@ -133,8 +131,6 @@ def reveal_extortion(snapshot: Snapshot, action: Action, context: Context, trace
 
 @rule("extortion.credit")
 def credit_deferred(token: str, turn: int) -> ExtortionRecord:
-    """On revelation 5 spice come from the bank and wait in front of Moritani's shield until the Mentat
-    Pause, apart from the spice it can spend."""
     return ExtortionRecord(token, MORITANI, turn, BANK_CREDIT, collected=False)
 
 
@@ -143,7 +139,6 @@ def credit_deferred(token: str, turn: int) -> ExtortionRecord:
 
 @rule("extortion.collect")
 def collect_credit(state: NextSnapshot) -> None:
-    """In the Mentat Pause Moritani collects the 5 spice, once, before anyone is asked to pay."""
     record = state.extortion
     assert record is not None
     state.gain_spice(MORITANI, record.credit)
@@ -153,8 +148,6 @@ def collect_credit(state: NextSnapshot) -> None:
 
 @rule("extortion.mentat-order")
 def mentat_order(choice: str) -> list[str]:
-    """With an Extortion outstanding and a Terror token Moritani could place or move, the order of the
-    two follows question extortion-mentat-order (no default)."""
     return [PLACEMENT_STEP, PAYMENT_STEP] if choice == "placement-first" else [PAYMENT_STEP, PLACEMENT_STEP]
 
 
@@ -168,8 +161,6 @@ def _stronghold_ids() -> list[str]:
 
 @rule("terror.placement")
 def placement_targets(terror: Terror | None) -> list[str]:
-    """In the Mentat Pause Moritani may place one Terror token from its supply, or move one already placed,
-    into a stronghold holding none (the Hidden Mobile Stronghold excluded; a stronghold in storm allowed)."""
     taken = set() if terror is None else {t.territory for t in terror.placed}
     return [s for s in _stronghold_ids() if s not in taken]
 
@@ -182,9 +173,6 @@ def _can_place(snapshot: Snapshot, terror: Terror | None) -> bool:
 
 @rule("extortion.payers")
 def payer_queue(snapshot: Snapshot, interpretations: Mapping[str, str]) -> list[str]:
-    """The factions asked to pay, fixed when the payment window opens: this turn's storm order from the
-    First Player; Moritani itself follows question extortion-self-payment (default: not asked) and its
-    ally question extortion-ally-payer (default: asked)."""
     moritani = snapshot.factions.get(MORITANI)
     ally = None if moritani is None else moritani.ally
     queue = []
@@ -199,8 +187,6 @@ def payer_queue(snapshot: Snapshot, interpretations: Mapping[str, str]) -> list[
 
 @rule("extortion.recover")
 def recover_token(state: NextSnapshot, seed: int, turn: int) -> str:
-    """When every faction asked declines, the Extortion token goes back to Moritani's hidden supply once,
-    under a new public id (so that it cannot be followed to its next placement)."""
     record = state.extortion
     terror = state.terror
     assert record is not None and terror is not None
@@ -384,7 +370,6 @@ def _payment_problem(snapshot: Snapshot, action: Action) -> Violation | None:
 
 @rule("extortion.pay")
 def pay(state: NextSnapshot, payer: str) -> None:
-    """One payment of 3 spice to Moritani ends the window; the Extortion token stays out of play."""
     state.transfer_spice(payer, MORITANI, PAYMENT, "extortion.pay", "extortion")
     record = state.extortion
     assert record is not None
@@ -414,7 +399,6 @@ def pay_extortion(snapshot: Snapshot, action: Action, context: Context, trace: T
 
 @rule("extortion.decline")
 def decline(state: NextSnapshot, faction: str) -> None:
-    """A faction asked may decline to pay; the next faction in the queue is then asked."""
     record = state.extortion
     assert record is not None
     state.set_extortion(record.with_(next=(record.next or 0) + 1))

@@ -33,8 +33,6 @@ SEMUTA_QUESTION = "retention-semuta-batches"
 
 @rule("moritani.retention.opportunity")
 def retention_opportunity(snapshot: Snapshot, winner: str | None, loser: str | None) -> bool:
-    """Only Moritani's ally, losing a battle that has a winner, may keep a played card; Moritani itself
-    and factions without a Moritani alliance get nothing."""
     if winner is None or loser is None or loser == MORITANI:
         return False
     return snapshot.factions[loser].ally == MORITANI
@@ -50,7 +48,6 @@ def _applies(snapshot: Snapshot, winner: str | None, loser: str | None) -> bool:
 
 @rule("moritani.retention.eligible-cards")
 def eligible_cards(played: list[str], used: set[str], decided_by_traitor: bool, choice: str) -> list[str]:
-    """The ally may keep only a played card that a winner could have kept."""
     eligible = []
     for card in played:
         if decided_by_traitor and card_kind(card) in ("poison-tooth", "artillery-strike"):
@@ -66,8 +63,6 @@ def eligible_cards(played: list[str], used: set[str], decided_by_traitor: bool, 
 
 @rule("moritani.retention.traitor-exception")
 def traitor_exception_for_ally(card: str) -> str:
-    """After a traitor loss, the ally's Artillery Strike or Poison Tooth counts as unused, as it would
-    for a winner (question retention-traitor-mandatory-cards, default apply-traitor-exception)."""
     return card
 
 
@@ -108,14 +103,11 @@ def retention_step(
 
 @rule("moritani.retention.before-continuations")
 def retention_before_capture() -> None:
-    """The ally's retention settles before the Harkonnen capture (question retention-continuation-order,
-    default retention-first): a software serialization, not a published ordering."""
+    pass
 
 
 @rule("moritani.retention.semuta-batches")
 def initial_batch(choice: str) -> bool:
-    """With a Semuta Drug in play: whether the cards the ally could never keep leave with the battle's first
-    discard batch, before its choice (question retention-semuta-batches, default split-batches)."""
     return choice == "split-batches"
 
 
@@ -170,7 +162,6 @@ def _responders(state: NextSnapshot) -> list[str]:
 
 @rule("moritani.retention.discard-unkept")
 def discard_unkept(state: NextSnapshot, ally: str, keep: str | None) -> None:
-    """Every played card the ally does not keep is discarded, once."""
     for slot in ("cheap_hero", "weapon", "defense"):
         card = state.plan_card(ally, slot)
         if card is not None and card == keep:
@@ -213,8 +204,6 @@ def retain_card(snapshot: Snapshot, action: Action, context: Context, trace: Tra
 
 @rule("moritani.retention.karama-window")
 def declare_retention(state: NextSnapshot, card: str) -> list[str]:
-    """Declaring the kept card opens a Karama window: Karama can stop an alliance ability; every faction
-    but Moritani is asked in storm order whether it cancels (a faction without a Karama can only pass)."""
     responders = _responders(state)
     state.event("retention-declared", "moritani.retention.karama-window", card=card, responders=responders)
     return responders
@@ -222,8 +211,6 @@ def declare_retention(state: NextSnapshot, card: str) -> list[str]:
 
 @rule("moritani.retention.karama-cancels")
 def cancel_retention(state: NextSnapshot, faction: str, karama: str) -> None:
-    """A Karama played against the retention cancels it: the Karama is spent and every played card is
-    discarded."""
     state.discard_from_hand(faction, karama)
     state.event("card-discarded", "moritani.retention.karama-cancels", faction=faction, card=karama, karama=True)
     state.add_to_batch(faction, karama)  # a fresh discard, before the ally's cards
@@ -244,8 +231,6 @@ def reserved_cards(snapshot: Snapshot) -> tuple[str | None, list[str]]:
 
 @rule("moritani.retention.reserved")
 def reservation_violation(faction: str | None, card: str, path: str) -> Violation:
-    """From the battle's outcome until the retention settles, the ally's played cards are reserved: no
-    other power may spend them."""
     return Violation(
         "card-reserved",
         f"{card} is reserved for {faction}'s retention choice until it settles",
@@ -295,7 +280,6 @@ def window_options(snapshot: Snapshot, decision: Decision) -> list[dict[str, Any
 
 @rule("moritani.retention.choose-one-or-none")
 def retention_options(decision: Decision) -> list[dict[str, Any]]:
-    """The defeated ally keeps at most one eligible played card, or declines."""
     player = decision.player
     options: list[dict[str, Any]] = [
         {"type": ActionType.RETAIN_CARD.value, "player": player, "card": card} for card in decision.get("eligible", ())

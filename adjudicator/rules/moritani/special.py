@@ -43,8 +43,6 @@ def _winner_cards(state: NextSnapshot, winner: str) -> list[str]:
 
 @rule("moritani.special-karama.opportunity")
 def special_karama_opportunity(snapshot: Snapshot, state: NextSnapshot, winner: str | None, loser: str | None) -> bool:
-    """Advanced: Moritani, having lost a battle, may spend one Karama once per game to force the winner to
-    keep or discard the cards it played."""
     return (
         loser == MORITANI
         and winner is not None
@@ -66,8 +64,7 @@ def special_karama_step(snapshot: Snapshot, state: NextSnapshot, winner: str | N
 
 @rule("moritani.special-karama.compulsory-first")
 def compulsory_discards_first() -> None:
-    """Compulsory discards finish before Moritani's special Karama, which can then force keeps only of cards
-    a winner may ordinarily keep (question moritani-special-karama-precedence, default compulsory-first)."""
+    pass
 
 
 def _decision(state: NextSnapshot) -> dict[str, Any]:
@@ -109,8 +106,6 @@ def special_karama_options(snapshot: Snapshot, decision: Decision) -> list[dict[
 
 @rule("moritani.special-karama.force")
 def force_winner_cards(state: NextSnapshot, winner: str, karama: str, keep: list[str], discard: list[str]) -> None:
-    """The Karama is spent (once per game); the forced cards are kept or discarded; the others stay with the
-    winner's own choice."""
     state.discard_from_hand(MORITANI, karama)
     state.spend_special_karama(MORITANI)
     state.event("card-discarded", "moritani.special-karama.force", faction=MORITANI, card=karama, karama=True)

@@ -82,7 +82,6 @@ def duke_in_custody(
 
 @rule("duke-vidal.tenure.one-battle")
 def duke_set_aside_after_battle(duke: DukeVidal) -> DukeVidal:
-    """Duke Vidal serves his holder for one battle: surviving it, he leaves active custody (set aside)."""
     return duke_in_custody(duke, DukeStatus.SET_ASIDE)
 
 
@@ -93,7 +92,6 @@ def duke_dies(duke: DukeVidal) -> DukeVidal:
 
 @rule("atreides.kwisatz-haderach.awakens")
 def kwisatz_haderach_awakens(token: dict[str, Any]) -> None:
-    """Advanced: once the Atreides have lost 7 forces in battles, the Kwisatz Haderach becomes active."""
     token["status"] = "active"
 
 
