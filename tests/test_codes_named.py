@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 
 from adjudicator import load_snapshot
-from adjudicator.errors import InvalidSnapshot
+from adjudicator.core.errors import InvalidSnapshot
 from adjudicator.scenarios import load_scenarios
 
 from .conftest import base_snapshot
