@@ -57,19 +57,6 @@ def adjudicate(
 ) -> Adjudication:
     """Rule on one proposed action against a consistent snapshot."""
     rules = rulebook()
-    ruling = _adjudicate(snapshot, action, rules, interpretations, viewer)
-    if ruling.provenance.rules_digest == rules.digest:
-        return ruling
-    return replace(ruling, provenance=replace(ruling.provenance, rules_digest=rules.digest))
-
-
-def _adjudicate(
-    snapshot: Snapshot,
-    action: Action,
-    rules: Rulebook,
-    interpretations: Mapping[str, str] | None,
-    viewer: str | None,
-) -> Adjudication:
     chosen = dict(interpretations or {})
     check_interpretations(chosen)
     problems = _check_faction(snapshot, action.player, "/action/player", "player")
@@ -109,7 +96,10 @@ def _adjudicate(
             viewer,
         )
     if handler is not None:
-        return for_viewer(handler(snapshot, action, Context(MappingProxyType(chosen), viewer, rules)), viewer)
+        ruling = handler(snapshot, action, Context(MappingProxyType(chosen), viewer, rules))
+        if ruling.provenance.rules_digest != rules.digest:  # a handler that built its own provenance
+            ruling = replace(ruling, provenance=replace(ruling.provenance, rules_digest=rules.digest))
+        return for_viewer(ruling, viewer)
     with tracing() as trace:
         decision, options = _decision_options(snapshot, rules)
     ruling = Adjudication(

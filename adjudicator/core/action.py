@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import cache
 from types import MappingProxyType
 from typing import Any, Protocol
 
@@ -40,13 +41,18 @@ class InterpretationNeeded(Exception):
         self.question = question
 
 
+@cache
+def _default_of(question_id: str) -> str | None:
+    return get_question(question_id).default
+
+
 def choice_of(interpretations: Mapping[str, str], question_id: str) -> str:
     """The request's choice for a question, or the register's default; with neither, the signal to
     answer `unresolved` (`InterpretationNeeded`). The one helper for every question a rule reaches."""
     chosen = interpretations.get(question_id)
     if chosen:
         return chosen
-    default = get_question(question_id).default
+    default = _default_of(question_id)
     if default is not None:
         return default
     raise InterpretationNeeded(question_id)
@@ -60,6 +66,12 @@ class Rules(Protocol):
 
     @property
     def digest(self) -> str: ...
+
+    @property
+    def steps(self) -> Mapping[str, StepBuilder]: ...
+
+    @property
+    def decisions(self) -> Mapping[str, Any]: ...  # decision type -> its DecisionKind
 
     def options(self, snapshot: Snapshot, player: str | None = None) -> list[dict[str, Any]]: ...
 
@@ -83,7 +95,8 @@ class Context:
 
     def choice(self, question_id: str) -> str:
         """The request's choice for a question, or its default, or `InterpretationNeeded` (`choice_of`)."""
-        return choice_of(self.interpretations, question_id)
+        chosen = self.interpretations.get(question_id)
+        return chosen if chosen else choice_of(self.interpretations, question_id)
 
     def under(self, chosen: Mapping[str, str]) -> Context:
         """The same context with further interpretations chosen (to explore an alternative)."""

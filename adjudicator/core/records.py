@@ -35,20 +35,20 @@ class Record:
     @classmethod
     def from_wire(cls, raw: Mapping[str, Any]) -> Self:
         values: dict[str, Any] = {}
-        for f in fields(cls):
-            if f.name == "given" or f.name not in raw:
-                continue
-            value = raw[f.name]
-            read = cls.READ.get(f.name)
-            values[f.name] = value if value is None or read is None else read(value)
+        read = cls.READ
+        for name in _keys(cls):
+            if name in raw:
+                value = raw[name]
+                reader = read.get(name)
+                values[name] = value if value is None or reader is None else reader(value)
         return cls(**values, given=frozenset(k for k in cls.OPTIONAL if k in raw))
 
     def to_wire(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
-        for f in fields(self):
-            if f.name == "given" or (f.name in self.OPTIONAL and f.name not in self.given):
-                continue
-            out[f.name] = _wire(getattr(self, f.name))
+        optional, given = self.OPTIONAL, self.given
+        for name in _keys(type(self)):
+            if name in given or name not in optional:
+                out[name] = _wire(getattr(self, name))
         return out
 
     def with_(self, **changes: Any) -> Self:
@@ -59,6 +59,17 @@ class Record:
         """A copy that no longer carries the optional `keys`."""
         cleared = {k: None for k in keys}
         return replace(self, **cleared, given=self.given - frozenset(keys))
+
+
+_KEYS: dict[type, tuple[str, ...]] = {}
+
+
+def _keys(cls: type) -> tuple[str, ...]:
+    """A record's wire keys, in field order (computed once per class: `fields()` is slow)."""
+    keys = _KEYS.get(cls)
+    if keys is None:
+        keys = _KEYS[cls] = tuple(f.name for f in fields(cls) if f.name != "given")
+    return keys
 
 
 def _wire(value: Any) -> Any:

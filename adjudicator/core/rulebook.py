@@ -64,6 +64,7 @@ class Rulebook:
     rule_functions: Mapping[str, Callable[..., Any]]
     registers: Registers
     modules: tuple[str, ...]
+    digest: str  # the served registers' digest, stamped on every answer
 
     @classmethod
     def build(cls, modules: Iterable[ModuleType]) -> Rulebook:
@@ -116,11 +117,8 @@ class Rulebook:
             rule_functions=MappingProxyType(functions),
             registers=registers,
             modules=tuple(names),
+            digest=registers.digest,
         )
-
-    @property
-    def digest(self) -> str:
-        return self.registers.digest
 
     def implemented_choices(self, question_id: str) -> tuple[str, ...]:
         """The implemented choices of a question, in the register's order."""

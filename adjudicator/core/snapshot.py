@@ -93,11 +93,16 @@ class LeaderState:
         )
 
     def to_dict(self) -> dict[str, Any]:
+        # written out rather than through _opt: this runs for every leader whenever a snapshot is copied
         out: dict[str, Any] = {"status": self.status.value}
-        _opt(out, "by", self.by)
-        _opt(out, "territory", self.territory)
-        _opt(out, "skill", self.skill)
-        _opt(out, "skill_face_up", self.skill_face_up)
+        if self.by is not None:
+            out["by"] = self.by
+        if self.territory is not None:
+            out["territory"] = self.territory
+        if self.skill is not None:
+            out["skill"] = self.skill
+        if self.skill_face_up is not None:
+            out["skill_face_up"] = self.skill_face_up
         return out
 
 

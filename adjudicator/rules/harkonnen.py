@@ -142,11 +142,7 @@ def captives_return_when_leaderless(state: NextSnapshot, interpretations: Any) -
 def harkonnen_leaderless(state: NextSnapshot) -> bool:
     if not state.has_faction(HARKONNEN):
         return False
-    leaders = state.leader_states(HARKONNEN)
-    return all(
-        (entry := leaders.get(leader.id)) is not None and entry.status is LeaderStatus.TANKS
-        for leader in catalog().leaders_of(HARKONNEN)
-    )
+    return all(state.leader_in_tanks(leader.id) for leader in catalog().leaders_of(HARKONNEN))
 
 
 def _capture_decision(state: NextSnapshot) -> dict[str, Any]:

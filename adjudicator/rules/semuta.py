@@ -34,13 +34,7 @@ def _semuta_cards(hand: Iterable[str]) -> list[str]:
 
 
 def _someone_holds_semuta(state: NextSnapshot, excluded: str | None = None) -> bool:
-    # runs after every battle step: one plain loop, no lists built
-    for faction in state.faction_ids:
-        if faction != excluded:
-            for card in state.hand(faction):
-                if card.startswith(SEMUTA) and card_kind(card) == SEMUTA:
-                    return True
-    return False
+    return state.anyone_holds(SEMUTA, excluded)
 
 
 @rule("richese.semuta.opportunity")

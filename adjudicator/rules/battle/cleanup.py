@@ -81,7 +81,7 @@ def _casualties_decision(state: NextSnapshot) -> dict[str, Any]:
 def _winner_cards_decision(state: NextSnapshot) -> dict[str, Any]:
     winner = state.winner
     assert winner is not None
-    eligible = [c for c in (state.plan_card(winner, s) for s in ("weapon", "defense")) if c]
+    eligible = state.cards_in_plan(winner)
     return {
         "type": DecisionType.WINNER_CARDS.value,
         "player": winner,

@@ -239,7 +239,7 @@ def apply_resolution(
                 needed.add(DecisionType.BATTLE_CASUALTIES.value)
         if special_karama_step(snapshot, state, res.winner, res.loser):
             needed.add(DecisionType.MORITANI_SPECIAL_KARAMA.value)
-        remaining = [c for c in (state.plan_card(res.winner, s) for s in ("weapon", "defense")) if c]
+        remaining = state.cards_in_plan(res.winner)
         if remaining:
             needed.add(DecisionType.WINNER_CARDS.value)
         # the winner's skills, before Moritani's retention, the capture and a Face Dancer

@@ -63,7 +63,7 @@ def open_next_step(state: NextSnapshot, rulebook: Rules) -> dict[str, Any] | Non
         state.wire["battle"] = None
         state.set_pending(None)
         return None
-    decision = rulebook.step_decision(step, state)
+    decision = rulebook.steps[step](state)
     state.set_pending(decision)
     return decision
 
@@ -79,8 +79,9 @@ def finish(
     # options needs more than the decision itself.
     options: list[dict[str, Any]] = []
     if decision is not None:
-        if context.rulebook.is_self_contained(decision["type"]):
-            options = context.rulebook.options_of(snapshot, Decision.from_dict(decision))
+        kind = context.rulebook.decisions.get(decision["type"])
+        if kind is not None and kind.self_contained:
+            options = kind.options(snapshot, Decision.from_dict(decision))
         else:
             options = context.rulebook.options(Snapshot.from_dict(state.wire))
     return Adjudication(

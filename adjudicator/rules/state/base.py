@@ -187,6 +187,12 @@ class WorkingCopy:
     def battle_territory(self) -> str:
         return str(self.wire["battle"]["territory"])
 
+    def cards_in_plan(self, faction: str, slots: tuple[str, ...] = ("weapon", "defense")) -> list[str]:
+        """The cards still in a battle plan's `slots`, in slot order (cards leave as they are kept or
+        discarded)."""
+        plan = self.wire["battle"]["plans"][faction]
+        return [card for card in (plan[slot] for slot in slots) if card is not None]
+
     def plan_card(self, faction: str, slot: str) -> str | None:
         """The card still in a battle plan's slot (`cheap_hero`, `weapon`, `defense`)."""
         card: str | None = self.wire["battle"]["plans"][faction][slot]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from adjudicator.core.catalog import card_kind
 from adjudicator.core.records import (
     RetentionRecord,
     RihaniRecord,
@@ -102,6 +103,16 @@ class BattleCardsState(WorkingCopy):
 
     def hand(self, faction: str) -> tuple[str, ...]:
         return tuple(self.wire["factions"][faction]["hand"])
+
+    def anyone_holds(self, kind: str, excluded: str | None = None) -> bool:
+        """Whether a faction other than `excluded` holds a card of `kind`. One plain loop, with a prefix
+        test before the catalog's: it runs over every hand after every battle step."""
+        for faction, entry in self.wire["factions"].items():
+            if faction != excluded:
+                for card in entry["hand"]:
+                    if card.startswith(kind) and card_kind(card) == kind:
+                        return True
+        return False
 
     @property
     def discard_pile(self) -> tuple[str, ...]:
