@@ -61,8 +61,9 @@ def casualty_decision_options(snapshot: Snapshot, decision: Any) -> list[dict[st
 
 
 def winner_card_options(snapshot: Snapshot, decision: Any) -> list[dict[str, Any]]:
+    action, player = ActionType.KEEP_CARDS.value, decision.player
     return [
-        {"type": ActionType.KEEP_CARDS.value, "player": decision.player, "cards": subset}
+        {"type": action, "player": player, "cards": subset}
         for subset in _card_subsets(list(decision.get("eligible", ())))
     ]
 

@@ -159,7 +159,7 @@ class MoritaniState(WorkingCopy):
     def leader_in_tanks(self, leader_id: str) -> bool:
         native = catalog().leaders[leader_id].faction
         leader = self.wire["factions"][native]["leaders"].get(leader_id, {})
-        return bool(leader.get("status") == LeaderStatus.TANKS.value)
+        return bool(leader.get("status") == LeaderStatus.TANKS)  # a StrEnum equals its value
 
     def battle_leader(self, faction: str) -> str | None:
         """The leader disc a side of the battle fights with (None for a Cheap Hero or no plan)."""
