@@ -161,8 +161,9 @@ class FactionState:
     def to_dict(self) -> dict[str, Any]:
         out = {
             "spice": self.spice,
-            "reserves": self.reserves.to_dict(),
-            "tanks": self.tanks.to_dict(),
+            # the force counts and stacks are written out here: every ruling copies the whole snapshot
+            "reserves": {"regular": self.reserves.regular, "elite": self.reserves.elite},
+            "tanks": {"regular": self.tanks.regular, "elite": self.tanks.elite},
             "hand": list(self.hand),
             "traitors": list(self.traitors),
             "leaders": {k: v.to_dict() for k, v in self.leaders.items()},
@@ -500,7 +501,16 @@ class Snapshot:
             "storm_order": list(self.storm_order),
             "seed": self.seed,
             "factions": {k: v.to_dict() for k, v in self.factions.items()},
-            "forces": [f.to_dict() for f in self.forces],
+            "forces": [
+                {
+                    "faction": f.faction,
+                    "territory": f.territory,
+                    "sector": f.sector,
+                    "regular": f.regular,
+                    "elite": f.elite,
+                }
+                for f in self.forces
+            ],
             "advisors": [a.to_dict() for a in self.advisors],
             "board_spice": [s.to_dict() for s in self.board_spice],
             "discard": list(self.discard),
