@@ -24,7 +24,7 @@ from adjudicator.core.action import Action, Context, choice_of
 from adjudicator.core.catalog import catalog
 from adjudicator.core.results import Adjudication, Alternative, Violation
 from adjudicator.core.rulebook import DecisionKind, RuleModule
-from adjudicator.core.rulings import illegal, resolved, ruled, unresolved
+from adjudicator.core.rulings import found, illegal, resolved, ruled, unresolved
 from adjudicator.core.snapshot import Decision, Snapshot
 from adjudicator.core.tracing import Trace, rule
 from adjudicator.core.vocabulary import (
@@ -307,28 +307,26 @@ def take_duke(state: NextSnapshot, turn: int) -> None:
     )
 
 
-@ruled()
-def answer_acquisition(snapshot: Snapshot, action: Action, context: Context, trace: Trace) -> Adjudication:
+def _acquisition_open(snapshot: Snapshot, action: Action) -> Violation | None:
+    """Moritani answers the open acquisition decision."""
     pending = snapshot.pending
     if pending is None or pending.type != DecisionType.DUKE_VIDAL_ACQUISITION.value:
-        return illegal(
-            snapshot,
-            [Violation("no-such-decision", "no Duke Vidal acquisition is open", "/action/type")],
-            trace,
-            context,
-        )
+        return Violation("no-such-decision", "no Duke Vidal acquisition is open", "/action/type")
     if action.player != MORITANI:
-        return illegal(
-            snapshot,
-            [Violation("not-your-decision", "the acquisition is Moritani's", "/action/player")],
-            trace,
-            context,
-        )
+        return Violation("not-your-decision", "the acquisition is Moritani's", "/action/player")
+    return None
+
+
+def _captive_may_be_taken(snapshot: Snapshot, action: Action, context: Context) -> list[Violation]:
+    if action.type is not ActionType.ACQUIRE_DUKE_VIDAL:
+        return []
+    problem = captive_take_violation(snapshot, context)
+    return [] if problem is None else [problem]
+
+
+@ruled(found(_acquisition_open), _captive_may_be_taken)
+def answer_acquisition(snapshot: Snapshot, action: Action, context: Context, trace: Trace) -> Adjudication:
     state = NextSnapshot(snapshot)
-    if action.type is ActionType.ACQUIRE_DUKE_VIDAL:
-        problem = captive_take_violation(snapshot, context)
-        if problem is not None:
-            return illegal(snapshot, [problem], trace, context)
     if action.type is ActionType.DECLINE_DUKE_VIDAL:
         return _answer(state, {"acquired": False}, None, trace, context)
     responders = karama_window(snapshot)

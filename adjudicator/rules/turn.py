@@ -14,7 +14,7 @@ from typing import Any
 from adjudicator.core.action import Action, Context
 from adjudicator.core.results import Adjudication, Alternative, Violation
 from adjudicator.core.rulebook import RuleModule
-from adjudicator.core.rulings import illegal, resolved, ruled, unresolved
+from adjudicator.core.rulings import found, resolved, ruled, unresolved
 from adjudicator.core.snapshot import Snapshot
 from adjudicator.core.tracing import Trace, rule
 from adjudicator.core.vocabulary import ActionType, DukeStatus, Evidence, FactionId, LeaderStatus, Phase
@@ -51,8 +51,8 @@ def mentat_unfinished(snapshot: Snapshot) -> Violation:
     )
 
 
-@ruled()
-def end_turn(snapshot: Snapshot, action: Action, context: Context, trace: Trace) -> Adjudication:
+def _turn_can_end(snapshot: Snapshot, action: Action) -> list[Violation]:
+    """A turn ends after its Mentat Pause, with no decision open and nothing of the Pause left."""
     problems = []
     if snapshot.phase is not Phase.MENTAT_PAUSE:
         problems.append(Violation("wrong-phase", "a turn ends after the Mentat Pause", "/snapshot/phase"))
@@ -61,9 +61,12 @@ def end_turn(snapshot: Snapshot, action: Action, context: Context, trace: Trace)
     unstarted = snapshot.terror is not None and snapshot.mentat is None
     if snapshot.extortion is not None or unstarted or (snapshot.mentat is not None and snapshot.mentat.steps):
         problems.append(mentat_unfinished(snapshot))
+    return problems
+
+
+@ruled(found(_turn_can_end))
+def end_turn(snapshot: Snapshot, action: Action, context: Context, trace: Trace) -> Adjudication:
     duke = snapshot.duke_vidal
-    if problems:
-        return illegal(snapshot, problems, trace, context)
     loaned = duke is not None and duke.status is DukeStatus.HELD and duke.loaned_by is not None
     if loaned and LOAN_EXPIRY_QUESTION not in context.interpretations:
         alternatives = [
@@ -72,7 +75,7 @@ def end_turn(snapshot: Snapshot, action: Action, context: Context, trace: Trace)
                 _turn_end(snapshot, choice),
                 Evidence.PROVISIONAL_ORDERING,
             )
-            for choice in ("return-to-ecaz", "set-aside")
+            for choice in context.rulebook.implemented_choices(LOAN_EXPIRY_QUESTION)
         ]
         return unresolved(alternatives, trace, context)
     outcome = _turn_end(snapshot, context.interpretations.get(LOAN_EXPIRY_QUESTION) if loaned else None)

@@ -16,7 +16,7 @@ from adjudicator.core.action import Action, Context
 from adjudicator.core.catalog import card_kind, catalog
 from adjudicator.core.results import Adjudication, Violation
 from adjudicator.core.rulebook import DecisionKind, RuleModule
-from adjudicator.core.rulings import illegal, resolved, ruled
+from adjudicator.core.rulings import found, illegal, resolved, ruled
 from adjudicator.core.snapshot import Battle, Decision, Plan, Snapshot, halves_to_number
 from adjudicator.core.tracing import Trace, rule
 from adjudicator.core.vocabulary import ActionType, DecisionType, FactionId
@@ -122,20 +122,20 @@ def lock_plan(state: NextSnapshot, faction: str, plan: Plan) -> None:
     state.event("plan-locked", "battle.plan.lock", faction=faction)
 
 
-@ruled()
+def _plan_awaited(snapshot: Snapshot, action: Action) -> Violation | None:
+    """A battle plan is awaited, and from the actor."""
+    pending = snapshot.pending
+    if pending is None or pending.type != DecisionType.BATTLE_PLAN.value or snapshot.battle is None:
+        return Violation("no-such-decision", "no battle plan is awaited", "/action/type")
+    if action.player != pending.player:
+        return Violation("not-your-decision", f"the plan awaited is {pending.player}'s", "/action/player")
+    return None
+
+
+@ruled(found(_plan_awaited))
 def lock_battle_plan(snapshot: Snapshot, action: Action, context: Context, trace: Trace) -> Adjudication:
     pending, battle = snapshot.pending, snapshot.battle
-    if pending is None or pending.type != DecisionType.BATTLE_PLAN.value or battle is None:
-        return illegal(
-            snapshot, [Violation("no-such-decision", "no battle plan is awaited", "/action/type")], trace, context
-        )
-    if action.player != pending.player:
-        return illegal(
-            snapshot,
-            [Violation("not-your-decision", f"the plan awaited is {pending.player}'s", "/action/player")],
-            trace,
-            context,
-        )
+    assert pending is not None and battle is not None
     faction = pending.player
     assert faction is not None
     fields = action.fields

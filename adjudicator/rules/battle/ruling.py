@@ -8,7 +8,7 @@ from types import MappingProxyType
 from adjudicator.core.action import Action, Context, InterpretationNeeded
 from adjudicator.core.results import Adjudication, Alternative, Violation
 from adjudicator.core.rulebook import RuleModule
-from adjudicator.core.rulings import illegal, ruled, unresolved
+from adjudicator.core.rulings import found, ruled, unresolved
 from adjudicator.core.snapshot import Battle, Snapshot
 from adjudicator.core.tracing import Trace
 from adjudicator.core.vocabulary import ActionType, DecisionType, Evidence
@@ -38,37 +38,27 @@ def _alternatives(
     return [Alternative(MappingProxyType(chosen), dict(outcome), Evidence.PROVISIONAL_ORDERING)]
 
 
-@ruled()
-def resolve_battle(snapshot: Snapshot, action: Action, context: Context, trace: Trace) -> Adjudication:
-    """`resolve-battle`: verify the locked plans, resolve, apply, and open the cleanup decisions."""
+def _a_locked_battle(snapshot: Snapshot, action: Action) -> Violation | None:
+    """The snapshot holds a battle whose plans are locked and which is not resolved yet."""
     battle = snapshot.battle
     if battle is None:
-        return illegal(
-            snapshot,
-            [Violation("no-battle", "the snapshot has no locked battle", "/snapshot/battle")],
-            trace,
-            context,
-        )
+        return Violation("no-battle", "the snapshot has no locked battle", "/snapshot/battle")
     if snapshot.pending is not None and snapshot.pending.type == DecisionType.BATTLE_PLAN.value:
-        return illegal(
-            snapshot,
-            [Violation("plans-not-locked", "both plans must be locked first", "/snapshot/pending")],
-            trace,
-            context,
-        )
+        return Violation("plans-not-locked", "both plans must be locked first", "/snapshot/pending")
     if battle.resolution is not None or snapshot.pending is not None:
-        return illegal(
-            snapshot,
-            [
-                Violation(
-                    "battle-already-resolved",
-                    "this battle is resolved; answer the open decision instead",
-                    "/snapshot/battle/resolution",
-                )
-            ],
-            trace,
-            context,
+        return Violation(
+            "battle-already-resolved",
+            "this battle is resolved; answer the open decision instead",
+            "/snapshot/battle/resolution",
         )
+    return None
+
+
+def _rulable(snapshot: Snapshot, action: Action, context: Context) -> list[Violation]:
+    """Who battles, the plans themselves, what is not modelled yet, a broken loan, and the Traitor deck a
+    Rihani Decipherer would draw from: every violation at once."""
+    battle = snapshot.battle
+    assert battle is not None
     violations = battle_preconditions(snapshot, battle, context)
     violations += plan_violations(snapshot, battle) + unmodelled_compositions(snapshot, battle, context.interpretations)
     violations += broken_loan_violations(snapshot, battle, context)
@@ -85,8 +75,14 @@ def resolve_battle(snapshot: Snapshot, action: Action, context: Context, trace: 
                 "skills.rihani.inspect",
             )
         )
-    if violations:
-        return illegal(snapshot, violations, trace, context)
+    return violations
+
+
+@ruled(found(_a_locked_battle), _rulable)
+def resolve_battle(snapshot: Snapshot, action: Action, context: Context, trace: Trace) -> Adjudication:
+    """`resolve-battle`: resolve the locked plans, apply the outcome, and open the cleanup decisions."""
+    battle = snapshot.battle
+    assert battle is not None
     resolution = resolve(snapshot, battle, context)
     try:
         summary, state = apply_resolution(snapshot, battle, resolution, context)

@@ -285,8 +285,8 @@ def _start(snapshot: Snapshot, interpretations: Mapping[str, str]) -> tuple[Next
     return state, summary
 
 
-@ruled()
-def start_mentat_pause(snapshot: Snapshot, action: Action, context: Context, trace: Trace) -> Adjudication:
+def _pause_can_start(snapshot: Snapshot, action: Action) -> list[Violation]:
+    """The Mentat Pause opens once, in its phase, with no decision open."""
     problems = []
     if snapshot.phase is not Phase.MENTAT_PAUSE:
         problems.append(Violation("wrong-phase", "this opens the Mentat Pause", "/snapshot/phase"))
@@ -296,8 +296,11 @@ def start_mentat_pause(snapshot: Snapshot, action: Action, context: Context, tra
         problems.append(
             Violation("mentat-started", "the Mentat Pause has already begun (see snapshot.mentat)", "/snapshot/mentat")
         )
-    if problems:
-        return illegal(snapshot, problems, trace, context)
+    return problems
+
+
+@ruled(found(_pause_can_start))
+def start_mentat_pause(snapshot: Snapshot, action: Action, context: Context, trace: Trace) -> Adjudication:
     try:
         state, summary = _start(snapshot, context.interpretations)
     except InterpretationNeeded as needed:
@@ -378,18 +381,23 @@ def pay(state: NextSnapshot, payer: str) -> None:
     state.event("terror-out-of-play", "extortion.pay", token=record.token)
 
 
-@ruled()
-def pay_extortion(snapshot: Snapshot, action: Action, context: Context, trace: Trace) -> Adjudication:
+def _payment_answer(snapshot: Snapshot, action: Action, context: Context) -> list[Violation]:
+    """The payment window asks this faction, under the order the Mentat Pause began with."""
     problem = _payment_problem(snapshot, action) or order_conflict(snapshot, context.interpretations)
-    if problem is None and snapshot.factions[str(action.player)].spice < PAYMENT:
-        problem = Violation(
-            "cannot-pay",
-            f"{action.player} holds {snapshot.factions[str(action.player)].spice} spice, less than {PAYMENT}",
-            "/action/player",
-            "extortion.pay",
+    return [] if problem is None else [problem]
+
+
+def _can_pay(snapshot: Snapshot, action: Action) -> Violation | None:
+    held = snapshot.factions[str(action.player)].spice
+    if held < PAYMENT:
+        return Violation(
+            "cannot-pay", f"{action.player} holds {held} spice, less than {PAYMENT}", "/action/player", "extortion.pay"
         )
-    if problem is not None:
-        return illegal(snapshot, [problem], trace, context)
+    return None
+
+
+@ruled(_payment_answer, found(_can_pay))
+def pay_extortion(snapshot: Snapshot, action: Action, context: Context, trace: Trace) -> Adjudication:
     state = NextSnapshot(snapshot)
     pay(state, str(action.player))
     state.mentat_step_done()
@@ -405,11 +413,8 @@ def decline(state: NextSnapshot, faction: str) -> None:
     state.event("extortion-declined", "extortion.decline", faction=faction)
 
 
-@ruled()
+@ruled(_payment_answer)
 def decline_extortion(snapshot: Snapshot, action: Action, context: Context, trace: Trace) -> Adjudication:
-    problem = _payment_problem(snapshot, action) or order_conflict(snapshot, context.interpretations)
-    if problem is not None:
-        return illegal(snapshot, [problem], trace, context)
     state = NextSnapshot(snapshot)
     decline(state, str(action.player))
     state.set_pending(open_mentat_step(snapshot, state, context.interpretations))
