@@ -7,10 +7,11 @@ import itertools
 from typing import Any
 
 from adjudicator.core.action import Action, Context
+from adjudicator.core.decisions import CasualtiesDecision, WinnerCardsDecision, opened
 from adjudicator.core.results import Adjudication
 from adjudicator.core.rulebook import DecisionKind, RuleModule
 from adjudicator.core.rulings import answers, ruled
-from adjudicator.core.snapshot import Snapshot
+from adjudicator.core.snapshot import Decision, Snapshot
 from adjudicator.core.tracing import Trace, rule
 from adjudicator.core.vocabulary import ActionType, DecisionType
 from adjudicator.rules.battle.outcome import casualty_options, winner_loses_dialed
@@ -60,35 +61,25 @@ def casualty_decision_options(snapshot: Snapshot, decision: Any) -> list[dict[st
     ]
 
 
-def winner_card_options(snapshot: Snapshot, decision: Any) -> list[dict[str, Any]]:
+def winner_card_options(snapshot: Snapshot, decision: Decision) -> list[dict[str, Any]]:
     action, player = ActionType.KEEP_CARDS.value, decision.player
     return [
         {"type": action, "player": player, "cards": subset}
-        for subset in _card_subsets(list(decision.get("eligible", ())))
+        for subset in _card_subsets(list(decision.as_(WinnerCardsDecision).eligible))
     ]
 
 
 def _casualties_decision(state: NextSnapshot) -> dict[str, Any]:
     winner = state.winner
     assert winner is not None
-    return {
-        "type": DecisionType.BATTLE_CASUALTIES.value,
-        "player": winner,
-        "territory": state.battle_territory,
-        "strength": state.plan(winner).dial,
-    }
+    return opened(winner, CasualtiesDecision(territory=state.battle_territory, strength=state.plan(winner).dial))
 
 
 def _winner_cards_decision(state: NextSnapshot) -> dict[str, Any]:
     winner = state.winner
     assert winner is not None
     eligible = state.cards_in_plan(winner)
-    return {
-        "type": DecisionType.WINNER_CARDS.value,
-        "player": winner,
-        "territory": state.battle_territory,
-        "eligible": eligible,
-    }
+    return opened(winner, WinnerCardsDecision(territory=state.battle_territory, eligible=tuple(eligible)))
 
 
 DECLARED = RuleModule(
