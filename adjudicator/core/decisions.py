@@ -15,24 +15,57 @@ in the record's order.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Any, ClassVar
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar, Self
 
 from adjudicator.core.records import Record
 from adjudicator.core.vocabulary import DecisionType
 
-
-def _strings(value: Any) -> tuple[str, ...]:
-    # the wire schema checked the items; they are kept as given (validation reports the odd ones)
-    return tuple(value)
+# the list fields are read as tuples of the items as given: the wire schema checked them, and
+# validation reports the odd ones
+_strings: Callable[[Any], tuple[str, ...]] = tuple
 
 
 @dataclass(frozen=True, slots=True)
 class DecisionRecord(Record):
-    """Base of the decision records: the decision type each one stands for."""
+    """Base of the decision records: the decision type each one stands for. Every field is written;
+    the fields read by a converter are lists on the wire (a null one reads as none)."""
 
     TYPE: ClassVar[DecisionType]
+
+    # a decision is read and written on the battle's hot path: the keys and converters are looked up
+    # once per class, and the base's `given` bookkeeping is left out (no field is optional)
+    @classmethod
+    def from_wire(cls, raw: Mapping[str, Any]) -> Self:
+        values: dict[str, Any] = {}
+        for name, reader in _layout(cls):
+            if name in raw:
+                value = raw[name]
+                if reader is None:
+                    values[name] = value
+                elif value is not None:
+                    values[name] = reader(value)
+        return cls(**values)
+
+    def to_wire(self) -> dict[str, Any]:
+        return {
+            name: getattr(self, name) if reader is None else list(getattr(self, name))
+            for name, reader in _layout(type(self))
+        }
+
+
+_LAYOUTS: dict[type, tuple[tuple[str, Any], ...]] = {}
+
+
+def _layout(cls: type[DecisionRecord]) -> tuple[tuple[str, Any], ...]:
+    """A decision record's wire keys in field order, each with its converter (None for plain values)."""
+    layout = _LAYOUTS.get(cls)
+    if layout is None:
+        read = cls.READ
+        names = (f.name for f in fields(cls) if f.name != "given")
+        layout = _LAYOUTS[cls] = tuple((name, read.get(name)) for name in names)
+    return layout
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,7 +7,7 @@ import itertools
 from typing import Any
 
 from adjudicator.core.action import Action, Context
-from adjudicator.core.decisions import CasualtiesDecision, WinnerCardsDecision, opened
+from adjudicator.core.decisions import CasualtiesDecision, opened
 from adjudicator.core.results import Adjudication
 from adjudicator.core.rulebook import DecisionKind, RuleModule
 from adjudicator.core.rulings import answers, ruled
@@ -65,7 +65,8 @@ def winner_card_options(snapshot: Snapshot, decision: Decision) -> list[dict[str
     action, player = ActionType.KEEP_CARDS.value, decision.player
     return [
         {"type": action, "player": player, "cards": subset}
-        for subset in _card_subsets(list(decision.as_(WinnerCardsDecision).eligible))
+        # read raw: this is resolve-battle's hot path, where a record costs more than the listing
+        for subset in _card_subsets(list(decision.fields.get("eligible") or ()))
     ]
 
 
@@ -79,7 +80,13 @@ def _winner_cards_decision(state: NextSnapshot) -> dict[str, Any]:
     winner = state.winner
     assert winner is not None
     eligible = state.cards_in_plan(winner)
-    return opened(winner, WinnerCardsDecision(territory=state.battle_territory, eligible=tuple(eligible)))
+    # written as a plain dict, key for key `WinnerCardsDecision`: resolve-battle opens it on its hot path
+    return {
+        "type": DecisionType.WINNER_CARDS.value,
+        "player": winner,
+        "territory": state.battle_territory,
+        "eligible": eligible,
+    }
 
 
 DECLARED = RuleModule(
