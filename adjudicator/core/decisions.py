@@ -10,7 +10,9 @@ on first use and cached on the decision, so a decision whose fields nobody reads
 A record read from the wire is a view: the fields it does not know stay on the envelope, and a
 missing one takes the default under which the rules behave as they did reading the raw mapping
 (`None`, or no cards). The builders write a fresh decision with `opened(player, record)`, every field
-in the record's order.
+in the record's order. The one exception is resolve-battle's own decision, winner-cards: on the
+benchmarked path its builder writes the same keys as a dict and its lister reads the raw field,
+since building a record there costs more than the whole listing.
 """
 
 from __future__ import annotations
