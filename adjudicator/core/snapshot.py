@@ -7,11 +7,13 @@ library caller built the same way); `validate_snapshot` in `adjudicator.validati
 
 from __future__ import annotations
 
+import builtins
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any
+from typing import Any, TypeVar
 
+from adjudicator.core.decisions import DECISION_RECORDS, DecisionRecord
 from adjudicator.core.records import ExtortionRecord, MentatPause, Resolution
 from adjudicator.core.vocabulary import DukeStatus, LeaderStatus, Phase
 
@@ -372,6 +374,9 @@ class Battle:
         }
 
 
+_DecisionRecordT = TypeVar("_DecisionRecordT", bound=DecisionRecord)
+
+
 @dataclass(frozen=True, slots=True)
 class Decision:
     """An open decision: its type, who decides, and what the choice ranges over (type-specific fields)."""
@@ -379,11 +384,25 @@ class Decision:
     type: str
     player: str | None
     fields: Mapping[str, Any]
+    # the typed view of `fields`, built on first use (see adjudicator.core.decisions)
+    _record: DecisionRecord | None = field(default=None, init=False, compare=False, repr=False)
 
     @classmethod
     def from_dict(cls, raw: Mapping[str, Any]) -> Decision:
         rest = {k: v for k, v in raw.items() if k not in ("type", "player")}
         return cls(raw["type"], raw.get("player"), MappingProxyType(rest))
+
+    def as_(self, kind: builtins.type[_DecisionRecordT]) -> _DecisionRecordT:
+        """The decision's fields as `kind`, the record of its type (a mismatch is a programming error)."""
+        record = self._record
+        if record is None:
+            if DECISION_RECORDS.get(self.type) is not kind:
+                raise TypeError(f"a {self.type} decision is not read as {kind.__name__}")
+            record = kind.from_wire(self.fields)
+            object.__setattr__(self, "_record", record)
+        if not isinstance(record, kind):
+            raise TypeError(f"a {self.type} decision is not read as {kind.__name__}")
+        return record
 
     def get(self, key: str, default: Any = None) -> Any:
         return self.fields.get(key, default)

@@ -22,6 +22,7 @@ from typing import Any
 
 from adjudicator.core.action import Action, Context, choice_of
 from adjudicator.core.catalog import catalog
+from adjudicator.core.decisions import DukeVidalAcquisition, DukeVidalKarama, opened
 from adjudicator.core.results import Adjudication, Alternative, Violation
 from adjudicator.core.rulebook import DecisionKind, RuleModule
 from adjudicator.core.rulings import found, illegal, resolved, ruled, unresolved
@@ -260,7 +261,7 @@ def _acquisition_outcome(snapshot: Snapshot, interpretations: Mapping[str, str])
         duke = snapshot.duke_vidal
         assert duke is not None
         holder = duke.controller if duke.status is DukeStatus.HELD else duke.by
-        decision = {"type": DecisionType.DUKE_VIDAL_ACQUISITION.value, "player": MORITANI, "owner": holder}
+        decision = opened(MORITANI, DukeVidalAcquisition(owner=holder))
         state.event("duke-vidal-available", "duke-vidal.acquisition.two-strongholds", holder=holder)
     state.set_pending(decision)
     if decision is None:
@@ -277,14 +278,9 @@ def acquisition_options(snapshot: Snapshot, decision: Decision) -> list[dict[str
 
 def _window_decision(state: NextSnapshot, responders: list[str]) -> dict[str, Any]:
     """The Karama window's decision for the next faction asked, the others queued behind it."""
-    return {
-        "type": DecisionType.DUKE_VIDAL_KARAMA.value,
-        "player": responders[0],
-        "owner": MORITANI,
-        "responders": responders[1:],
-        # the retention module's helper still reads the wire form
-        "eligible": held_karamas(state, responders[0]),
-    }
+    # the retention module's helper still reads the wire form
+    eligible = tuple(held_karamas(state, responders[0]))
+    return opened(responders[0], DukeVidalKarama(owner=MORITANI, responders=tuple(responders[1:]), eligible=eligible))
 
 
 def _responders(snapshot: Snapshot) -> list[str]:
@@ -371,7 +367,7 @@ def answer_karama(snapshot: Snapshot, action: Action, context: Context, trace: T
     if action.type is ActionType.KARAMA_CANCEL:
         prevent(state, str(action.player), str(action.fields["card"]))
         return _answer(state, {"acquired": False, "prevented_by": action.player}, None, trace, context)
-    rest = list(pending.get("responders") or ())
+    rest = list(pending.as_(DukeVidalKarama).responders)
     problem = captive_take_violation(snapshot, context)
     if problem is not None:
         return illegal(snapshot, [problem], trace, context)
@@ -385,7 +381,7 @@ def answer_karama(snapshot: Snapshot, action: Action, context: Context, trace: T
 def karama_options(snapshot: Snapshot, decision: Decision) -> list[dict[str, Any]]:
     options: list[dict[str, Any]] = [
         {"type": ActionType.KARAMA_CANCEL.value, "player": decision.player, "card": card}
-        for card in decision.get("eligible", ())
+        for card in decision.as_(DukeVidalKarama).eligible
     ]
     options.append({"type": ActionType.KARAMA_PASS.value, "player": decision.player})
     return options

@@ -18,6 +18,7 @@ from typing import Any
 
 from adjudicator.core.action import Action, Context, choice_of
 from adjudicator.core.catalog import catalog
+from adjudicator.core.decisions import CaptureDecision, opened
 from adjudicator.core.results import Adjudication
 from adjudicator.core.rulebook import DecisionKind, RuleModule
 from adjudicator.core.rulings import answers, ruled
@@ -147,17 +148,13 @@ def harkonnen_leaderless(state: NextSnapshot) -> bool:
 
 def _capture_decision(state: NextSnapshot) -> dict[str, Any]:
     resolution = state.resolution
-    return {
-        "type": DecisionType.HARKONNEN_CAPTURE.value,
-        "player": HARKONNEN,
-        "territory": state.battle_territory,
-        "leader": resolution.capture,
-        "owner": resolution.loser,
-    }
+    return opened(
+        HARKONNEN, CaptureDecision(territory=state.battle_territory, leader=resolution.capture, owner=resolution.loser)
+    )
 
 
 def capture_options(snapshot: Snapshot, decision: Decision) -> list[dict[str, Any]]:
-    leader = decision.get("leader")
+    leader = decision.as_(CaptureDecision).leader
     return [
         {"type": ActionType.CAPTURE_LEADER.value, "player": HARKONNEN, "leader": leader, "choice": "keep"},
         {"type": ActionType.CAPTURE_LEADER.value, "player": HARKONNEN, "leader": leader, "choice": "kill"},

@@ -16,6 +16,7 @@ from typing import Any
 
 from adjudicator.core.action import Action, Context
 from adjudicator.core.catalog import card_kind
+from adjudicator.core.decisions import SemutaOpportunity, opened
 from adjudicator.core.records import SemutaBatch
 from adjudicator.core.results import Adjudication
 from adjudicator.core.rulebook import DecisionKind, RuleModule
@@ -65,18 +66,15 @@ def _decision(state: NextSnapshot) -> dict[str, Any]:
     head = state.semuta_queue[0]
     responder = head.responders[0]
     discard = state.discard_pile
-    return {
-        "type": DecisionType.SEMUTA_OPPORTUNITY.value,
-        "player": responder,
-        "owner": head.discarder,
-        "eligible": [c for c in head.cards if c in discard],
-        "card": next(iter(_semuta_cards(state.hand(responder))), None),
-    }
+    eligible = tuple(c for c in head.cards if c in discard)
+    card = next(iter(_semuta_cards(state.hand(responder))), None)
+    return opened(responder, SemutaOpportunity(owner=head.discarder, eligible=eligible, card=card))
 
 
 def semuta_options(snapshot: Snapshot, decision: Decision) -> list[dict[str, Any]]:
     player = decision.player
-    takeable = decision.get("eligible", ()) if decision.get("card") is not None else ()
+    opportunity = decision.as_(SemutaOpportunity)
+    takeable = opportunity.eligible if opportunity.card is not None else ()
     options: list[dict[str, Any]] = [
         {"type": ActionType.SEMUTA_TAKE.value, "player": player, "card": card} for card in takeable
     ]

@@ -23,6 +23,7 @@ from typing import Any
 
 from adjudicator.core.action import Action, Context, choice_of
 from adjudicator.core.catalog import catalog
+from adjudicator.core.decisions import RihaniDrawOffer, RihaniExchange, SandmasterPileDecision, opened
 from adjudicator.core.records import RihaniRecord
 from adjudicator.core.results import Adjudication
 from adjudicator.core.rulebook import DecisionKind, RuleModule
@@ -208,18 +209,13 @@ def sandmaster_step(
 def _pile_decision(state: NextSnapshot) -> dict[str, Any]:
     record = state.resolution.sandmaster
     assert record is not None
-    return {
-        "type": DecisionType.SANDMASTER_PILE.value,
-        "player": record.player,
-        "territory": state.battle_territory,
-        "sectors": list(record.sectors),
-    }
+    return opened(record.player, SandmasterPileDecision(territory=state.battle_territory, sectors=record.sectors))
 
 
 def pile_options(snapshot: Snapshot, decision: Decision) -> list[dict[str, Any]]:
     return [
         {"type": ActionType.CHOOSE_SPICE_PILE.value, "player": decision.player, "sector": sector}
-        for sector in decision.get("sectors") or ()
+        for sector in decision.as_(SandmasterPileDecision).sectors
     ]
 
 
@@ -322,21 +318,12 @@ def _record(state: NextSnapshot) -> RihaniRecord:
 
 def _draw_decision(state: NextSnapshot) -> dict[str, Any]:
     record = _record(state)
-    return {
-        "type": DecisionType.RIHANI_DRAW_OFFER.value,
-        "player": record.player,
-        "eligible": list(record.eligible),
-    }
+    return opened(record.player, RihaniDrawOffer(eligible=record.eligible))
 
 
 def _exchange_decision(state: NextSnapshot) -> dict[str, Any]:
     record = _record(state)
-    return {
-        "type": DecisionType.RIHANI_EXCHANGE.value,
-        "player": record.player,
-        "drawn": list(record.drawn),
-        "eligible": list(record.eligible),
-    }
+    return opened(record.player, RihaniExchange(drawn=record.drawn, eligible=record.eligible))
 
 
 def draw_options(snapshot: Snapshot, decision: Decision) -> list[dict[str, Any]]:
@@ -347,10 +334,11 @@ def draw_options(snapshot: Snapshot, decision: Decision) -> list[dict[str, Any]]
 
 
 def exchange_options(snapshot: Snapshot, decision: Decision) -> list[dict[str, Any]]:
+    exchange = decision.as_(RihaniExchange)
     return [
         {"type": ActionType.RIHANI_KEEP.value, "player": decision.player, "new_card": new, "old_card": old}
-        for new in decision.get("drawn") or ()
-        for old in decision.get("eligible") or ()
+        for new in exchange.drawn
+        for old in exchange.eligible
     ]
 
 

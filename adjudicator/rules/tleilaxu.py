@@ -23,6 +23,7 @@ from typing import Any
 
 from adjudicator.core.action import Action, Context, InterpretationNeeded
 from adjudicator.core.catalog import catalog
+from adjudicator.core.decisions import FaceDancerReveal, opened
 from adjudicator.core.results import Adjudication, Alternative, Violation
 from adjudicator.core.rulebook import DecisionKind, RuleModule
 from adjudicator.core.rulings import found, illegal, ruled, unresolved
@@ -84,14 +85,8 @@ def face_dancer_step(state: NextSnapshot) -> bool:
 def _face_dancer_decision(state: NextSnapshot) -> dict[str, Any]:
     winner, leader = _winner_leader_now(state)
     territory = state.battle_territory
-    return {
-        "type": DecisionType.FACE_DANCER_REVEAL.value,
-        "player": TLEILAXU,
-        "territory": territory,
-        "winner": winner,
-        "leader": leader,
-        "forces": state.forces_in(str(winner), territory),
-    }
+    forces = state.forces_in(str(winner), territory)
+    return opened(TLEILAXU, FaceDancerReveal(territory=territory, winner=winner, leader=leader, forces=forces))
 
 
 def _target_sectors(snapshot: Snapshot, territory: str) -> list[int | None]:
@@ -106,15 +101,14 @@ def face_dancer_options(snapshot: Snapshot, decision: Decision) -> list[dict[str
     forces may be put in, taking as many as allowed from reserves. Fewer forces, or forces taken from
     the board, are legal too and are checked when sent."""
     decline = {"type": ActionType.DECLINE_FACE_DANCER.value, "player": TLEILAXU}
-    leader = decision.get("leader")
+    reveal = decision.as_(FaceDancerReveal)
+    leader = reveal.leader
     tleilaxu = snapshot.factions.get(TLEILAXU)
     if tleilaxu is None or leader not in tleilaxu.face_dancers:
         return [decline]
     placed = min(_limit(snapshot), tleilaxu.reserves.regular)
-    placements = (
-        [(sector, placed) for sector in _target_sectors(snapshot, str(decision.get("territory")))] if placed else []
-    )
-    reveals = [
+    placements = [(sector, placed) for sector in _target_sectors(snapshot, str(reveal.territory))] if placed else []
+    reveals: list[dict[str, Any]] = [
         {
             "type": ActionType.REVEAL_FACE_DANCER.value,
             "player": TLEILAXU,
@@ -156,7 +150,7 @@ def replacement_violations(snapshot: Snapshot, decision: Decision, action: Actio
     rule_id = "tleilaxu.face-dancer.replace-forces"
     found: list[Violation] = []
     tleilaxu = snapshot.factions[TLEILAXU]
-    territory = str(decision.get("territory"))
+    territory = str(decision.as_(FaceDancerReveal).territory)
     from_reserves = int(action.fields.get("from_reserves", 0))
     if from_reserves > tleilaxu.reserves.regular:
         found.append(
@@ -224,11 +218,12 @@ def replacement_violations(snapshot: Snapshot, decision: Decision, action: Actio
 def reveal_violations(snapshot: Snapshot, decision: Decision, action: Action) -> list[Violation]:
     leader = action.fields.get("leader")
     tleilaxu = snapshot.factions[TLEILAXU]
-    if leader != decision.get("leader"):
+    winners_leader = decision.as_(FaceDancerReveal).leader
+    if leader != winners_leader:
         return [
             Violation(
                 "not-the-winners-leader",
-                f"only the winner's leader ({decision.get('leader')}) can be revealed",
+                f"only the winner's leader ({winners_leader}) can be revealed",
                 "/action/leader",
                 "tleilaxu.face-dancer.reveal",
             )

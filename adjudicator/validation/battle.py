@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
+from adjudicator.core.decisions import CaptureDecision, FaceDancerReveal, SemutaOpportunity, WinnerCardsDecision
 from adjudicator.core.records import Resolution
 from adjudicator.core.vocabulary import DecisionType, DukeStatus, FactionId, TerritoryType
 from adjudicator.rules.cards import can_retain_battle_card
@@ -119,7 +120,8 @@ class BattleChecks(Checker):
         if decision.player != resolution.winner:
             self.add("wrong-decider", "the battle's winner makes this decision", "pending", "player")
             return
-        if decision.type == DecisionType.HARKONNEN_CAPTURE and decision.get("leader") != resolution.capture:
+        captured = decision.as_(CaptureDecision).leader if decision.type == DecisionType.HARKONNEN_CAPTURE else None
+        if decision.type == DecisionType.HARKONNEN_CAPTURE and captured != resolution.capture:
             self.add(
                 "not-the-drawn-leader", "the decision names a leader other than the one drawn", "pending", "leader"
             )
@@ -128,7 +130,7 @@ class BattleChecks(Checker):
             in_plan = set(plan.cards) if plan is not None else set()
             used = set(resolution.used_cards or ())
             by_traitor = bool(resolution.decided_by_traitor)
-            for i, card in enumerate(decision.get("eligible") or ()):
+            for i, card in enumerate(decision.as_(WinnerCardsDecision).eligible):
                 if card not in in_plan:
                     self.add(
                         "card-not-where-decision-says", f"{card} is not in the winner's plan", "pending", "eligible", i
@@ -138,7 +140,7 @@ class BattleChecks(Checker):
         if decision.type == DecisionType.HARKONNEN_CAPTURE:
             self.capture_draw(resolution)
             duke = self.s.duke_vidal
-            if decision.get("leader") == DUKE and (
+            if captured == DUKE and (
                 duke is None or duke.status is not DukeStatus.HELD or duke.controller != resolution.loser
             ):
                 self.add(
@@ -188,9 +190,10 @@ class BattleChecks(Checker):
             )
             return
         held = semuta_cards(self.s, decision.player or "")
-        if decision.get("card") != (held[0] if held else None):
+        opportunity = decision.as_(SemutaOpportunity)
+        if opportunity.card != (held[0] if held else None):
             self.add("decision-mismatch", "'card' must be the Semuta Drug the decider holds", "pending", "card")
-        for i, card in enumerate(decision.get("eligible") or ()):
+        for i, card in enumerate(opportunity.eligible):
             if card not in head.cards or card not in self.s.discard:
                 self.add(
                     "card-not-where-decision-says",
@@ -220,14 +223,15 @@ class BattleChecks(Checker):
             )
             return
         winner, leader = winner_leader(self.s)
+        reveal = decision.as_(FaceDancerReveal)
         expected_fields = (
-            ("winner", winner),
-            ("leader", leader),
-            ("territory", battle.territory),
-            ("forces", winner_forces(self.s, str(winner), battle.territory)),
+            ("winner", reveal.winner, winner),
+            ("leader", reveal.leader, leader),
+            ("territory", reveal.territory, battle.territory),
+            ("forces", reveal.forces, winner_forces(self.s, str(winner), battle.territory)),
         )
-        for key, expected in expected_fields:
-            if decision.get(key) != expected:
+        for key, given, expected in expected_fields:
+            if given != expected:
                 self.add("decision-mismatch", f"'{key}' must be {expected!r}", "pending", key)
         if not tleilaxu.face_dancers:
             self.add("decision-mismatch", "the Tleilaxu hold no unrevealed Face Dancer", "pending", "type")

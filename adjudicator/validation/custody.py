@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 
 from adjudicator.core.catalog import Catalog
+from adjudicator.core.decisions import DukeVidalKarama
 from adjudicator.core.snapshot import Snapshot
 from adjudicator.core.vocabulary import DecisionType, DukeStatus, FactionId, LeaderStatus, Phase
 from adjudicator.rules.tleilaxu import FACE_DANCERS_HELD
@@ -151,7 +152,7 @@ class CustodyChecks(Checker):
                     "pending",
                     "player",
                 )
-            elif list(decision.get("eligible") or ()) != self.karama_cards_held(decision.player):
+            elif list(decision.as_(DukeVidalKarama).eligible) != self.karama_cards_held(decision.player):
                 self.add(
                     "decision-mismatch",
                     "'eligible' must be the Karama cards the decider holds",

@@ -14,6 +14,13 @@ from collections import Counter
 from collections.abc import Callable, Mapping
 
 from adjudicator.core.catalog import card_kind
+from adjudicator.core.decisions import (
+    ExtortionPayment,
+    RetentionDecision,
+    RetentionKaramaDecision,
+    SpecialKaramaDecision,
+    TerrorPlacement,
+)
 from adjudicator.core.vocabulary import DecisionType, FactionId, Phase
 from adjudicator.rules.cards import can_retain_battle_card
 from adjudicator.rules.moritani.extortion import BANK_CREDIT, PAYMENT, TERROR_KINDS, terror_strongholds
@@ -143,16 +150,16 @@ class MoritaniChecks(Checker):
                 index = record.next or 0 if record is not None else 0
                 if record is None or index >= len(queue) or pending.player != queue[index]:
                     self.add("wrong-decider", "the payer asked is the queue's next faction", "pending", "player")
-                elif pending.get("token") != record.token:
+                elif (payment := pending.as_(ExtortionPayment)).token != record.token:
                     self.add("decision-mismatch", "'token' must be the Extortion record's", "pending", "token")
-                elif pending.get("amount") != PAYMENT or pending.get("owner") != FactionId.MORITANI:
+                elif payment.amount != PAYMENT or payment.owner != FactionId.MORITANI:
                     self.add("decision-mismatch", "the payment is 3 spice to Moritani", "pending", "amount")
             elif pending.player != FactionId.MORITANI:
                 self.add("wrong-decider", "Moritani places its Terror tokens", "pending", "player")
             elif terror is not None:
                 taken = {t.territory for t in terror.placed}
                 free = [t for t in terror_strongholds() if t not in taken]
-                if list(pending.get("strongholds") or ()) != free:
+                if list(pending.as_(TerrorPlacement).strongholds) != free:
                     self.add("decision-mismatch", f"'strongholds' must be {free!r}", "pending", "strongholds")
 
     # -- Moritani's alliance power: the defeated ally keeps a card ----------------------------------
@@ -170,35 +177,38 @@ class MoritaniChecks(Checker):
         if decision.type == DecisionType.MORITANI_RETENTION:
             used = set(resolution.used_cards or ()) if resolution is not None else set()
             by_traitor = bool(resolution.decided_by_traitor) if resolution is not None else False
-            for i, card in enumerate(decision.get("eligible") or ()):
+            retention = decision.as_(RetentionDecision)
+            for i, card in enumerate(retention.eligible):
                 if self.cat.cards.get(card_kind(card)) is not None and not can_retain_battle_card(
                     card, used=card in used, decided_by_traitor=by_traitor
                 ):
                     self.add("card-not-eligible", f"{card} could not be kept by a winner", "pending", "eligible", i)
             for key in ("player", "played", "eligible"):
-                value = decision.player if key == "player" else list(decision.get(key) or ())
+                value = decision.player if key == "player" else list(getattr(retention, key))
                 if value != (record.player if key == "player" else list(getattr(record, key))):
                     self.add("decision-mismatch", f"'{key}' differs from the battle's retention record", "pending", key)
         else:
             responders = list(record.responders)
+            window = decision.as_(RetentionKaramaDecision)
             if not responders or decision.player != responders[0] or decision.player == FactionId.MORITANI:
                 self.add(
                     "wrong-decider", "the next faction in storm order (never Moritani) answers", "pending", "player"
                 )
-            elif list(decision.get("eligible") or ()) != self.karama_cards_held(decision.player):
+            elif list(window.eligible) != self.karama_cards_held(decision.player):
                 self.add(
                     "decision-mismatch", "'eligible' must be the Karama cards the decider holds", "pending", "eligible"
                 )
-            if decision.get("card") != record.card or record.card is None:
+            if window.card != record.card or record.card is None:
                 self.add("decision-mismatch", "'card' differs from the declared card", "pending", "card")
 
     def retention_decision(self) -> None:
         decision = self.s.pending
         assert decision is not None
-        if decision.get("owner") != FactionId.MORITANI:
+        retention = decision.as_(RetentionDecision)
+        if retention.owner != FactionId.MORITANI:
             self.add("wrong-owner", "the retention power belongs to Moritani", "pending", "owner")
-        played = list(decision.get("played") or ())
-        eligible = list(decision.get("eligible") or ())
+        played = list(retention.played)
+        eligible = list(retention.eligible)
         battle = self.s.battle
         plan = battle.plans.get(decision.player or "") if battle is not None else None
         plan_cards = set(plan.cards) if plan is not None else set()
@@ -207,7 +217,7 @@ class MoritaniChecks(Checker):
             # (and a Semuta Drug may have taken it since): only the eligible cards stay reserved
             owner_state = self.s.factions.get(decision.player or "")
             own_hand = owner_state.hand if owner_state is not None else ()
-            if card not in plan_cards and (card in (decision.get("eligible") or ()) or card in own_hand):
+            if card not in plan_cards and (card in retention.eligible or card in own_hand):
                 self.add(
                     "card-not-where-decision-says",
                     f"{card} is not in {decision.player}'s battle plan",
@@ -245,9 +255,9 @@ class MoritaniChecks(Checker):
             in_plan = set(forceable_cards(self.s, str(resolution.winner))) if winner_plan else set()
             if not self.s.ruleset.advanced or moritani is None or moritani.special_karama_used:
                 self.add("not-available", "the special Karama is an unspent advanced power", "pending", "type")
-            elif list(decision.get("karama") or ()) != special_karama_cards(self.s):
+            elif list(decision.as_(SpecialKaramaDecision).karama) != special_karama_cards(self.s):
                 self.add("decision-mismatch", "'karama' must be the Karama cards Moritani holds", "pending", "karama")
-            if not set(decision.get("eligible") or ()) <= in_plan:
+            if not set(decision.as_(SpecialKaramaDecision).eligible) <= in_plan:
                 self.add(
                     "card-not-where-decision-says",
                     "the forced cards are the winner's played cards",

@@ -7,10 +7,11 @@ import itertools
 from typing import Any
 
 from adjudicator.core.action import Action, Context
+from adjudicator.core.decisions import CasualtiesDecision, opened
 from adjudicator.core.results import Adjudication
 from adjudicator.core.rulebook import DecisionKind, RuleModule
 from adjudicator.core.rulings import answers, ruled
-from adjudicator.core.snapshot import Snapshot
+from adjudicator.core.snapshot import Decision, Snapshot
 from adjudicator.core.tracing import Trace, rule
 from adjudicator.core.vocabulary import ActionType, DecisionType
 from adjudicator.rules.battle.outcome import casualty_options, winner_loses_dialed
@@ -60,29 +61,26 @@ def casualty_decision_options(snapshot: Snapshot, decision: Any) -> list[dict[st
     ]
 
 
-def winner_card_options(snapshot: Snapshot, decision: Any) -> list[dict[str, Any]]:
+def winner_card_options(snapshot: Snapshot, decision: Decision) -> list[dict[str, Any]]:
     action, player = ActionType.KEEP_CARDS.value, decision.player
     return [
         {"type": action, "player": player, "cards": subset}
-        for subset in _card_subsets(list(decision.get("eligible", ())))
+        # read raw: this is resolve-battle's hot path, where a record costs more than the listing
+        for subset in _card_subsets(list(decision.fields.get("eligible") or ()))
     ]
 
 
 def _casualties_decision(state: NextSnapshot) -> dict[str, Any]:
     winner = state.winner
     assert winner is not None
-    return {
-        "type": DecisionType.BATTLE_CASUALTIES.value,
-        "player": winner,
-        "territory": state.battle_territory,
-        "strength": state.plan(winner).dial,
-    }
+    return opened(winner, CasualtiesDecision(territory=state.battle_territory, strength=state.plan(winner).dial))
 
 
 def _winner_cards_decision(state: NextSnapshot) -> dict[str, Any]:
     winner = state.winner
     assert winner is not None
     eligible = state.cards_in_plan(winner)
+    # written as a plain dict, key for key `WinnerCardsDecision`: resolve-battle opens it on its hot path
     return {
         "type": DecisionType.WINNER_CARDS.value,
         "player": winner,

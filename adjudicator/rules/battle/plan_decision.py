@@ -14,6 +14,7 @@ from typing import Any
 
 from adjudicator.core.action import Action, Context
 from adjudicator.core.catalog import card_kind, catalog
+from adjudicator.core.decisions import BattlePlanDecision, opened
 from adjudicator.core.results import Adjudication, Violation
 from adjudicator.core.rulebook import DecisionKind, RuleModule
 from adjudicator.core.rulings import found, illegal, resolved, ruled
@@ -106,14 +107,9 @@ def plan_options(snapshot: Snapshot, decision: Decision) -> list[dict[str, Any]]
 
 def plan_decision(snapshot: Snapshot, battle: Battle, faction: str) -> dict[str, Any]:
     dial_max, spice_max = limits(snapshot, battle, faction)
-    return {
-        "type": DecisionType.BATTLE_PLAN.value,
-        "player": faction,
-        "territory": battle.territory,
-        "opponent": _opponent(battle, faction),
-        "dial_max": dial_max,
-        "spice_max": spice_max,
-    }
+    opponent = _opponent(battle, faction)
+    record = BattlePlanDecision(territory=battle.territory, opponent=opponent, dial_max=dial_max, spice_max=spice_max)
+    return opened(faction, record)
 
 
 @rule("battle.plan.lock")

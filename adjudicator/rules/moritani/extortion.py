@@ -23,6 +23,7 @@ from typing import Any
 
 from adjudicator.core.action import Action, Context, InterpretationNeeded, choice_of
 from adjudicator.core.catalog import catalog
+from adjudicator.core.decisions import ExtortionPayment, TerrorPlacement, opened
 from adjudicator.core.records import ExtortionRecord, MentatPause
 from adjudicator.core.results import Adjudication, Alternative, Violation
 from adjudicator.core.rulebook import DecisionKind, RuleModule
@@ -247,17 +248,12 @@ def open_mentat_step(
 
 
 def _payment_decision(record: ExtortionRecord) -> dict[str, Any]:
-    return {
-        "type": PAYMENT_STEP,
-        "player": (record.payers or ())[record.next or 0],
-        "owner": MORITANI,
-        "token": record.token,
-        "amount": PAYMENT,
-    }
+    payer = (record.payers or ())[record.next or 0]
+    return opened(payer, ExtortionPayment(owner=MORITANI, token=record.token, amount=PAYMENT))
 
 
 def _placement_decision(terror: Terror | None) -> dict[str, Any]:
-    return {"type": PLACEMENT_STEP, "player": MORITANI, "strongholds": placement_targets(terror)}
+    return opened(MORITANI, TerrorPlacement(strongholds=tuple(placement_targets(terror))))
 
 
 def _start(snapshot: Snapshot, interpretations: Mapping[str, str]) -> tuple[NextSnapshot, dict[str, Any]]:

@@ -17,6 +17,7 @@ from typing import Any
 
 from adjudicator.core.action import Action, Context, choice_of
 from adjudicator.core.catalog import card_kind, catalog
+from adjudicator.core.decisions import RetentionDecision, RetentionKaramaDecision, opened
 from adjudicator.core.records import RetentionRecord
 from adjudicator.core.results import Adjudication, Violation
 from adjudicator.core.rulebook import DecisionKind, RuleModule
@@ -119,26 +120,16 @@ def _retention(state: NextSnapshot) -> RetentionRecord:
 
 def _retention_decision(state: NextSnapshot) -> dict[str, Any]:
     record = _retention(state)
-    return {
-        "type": DecisionType.MORITANI_RETENTION.value,
-        "player": record.player,
-        "owner": MORITANI,
-        "played": list(record.played),
-        "eligible": list(record.eligible),
-    }
+    return opened(record.player, RetentionDecision(owner=MORITANI, played=record.played, eligible=record.eligible))
 
 
 def _window_decision(state: NextSnapshot) -> dict[str, Any]:
     record = _retention(state)
     responder = record.responders[0]
-    return {
-        "type": DecisionType.RETENTION_KARAMA.value,
-        "player": responder,
-        "owner": MORITANI,
-        "ally": record.player,
-        "card": record.card,
-        "eligible": held_karamas(state, responder),
-    }
+    eligible = tuple(held_karamas(state, responder))
+    return opened(
+        responder, RetentionKaramaDecision(owner=MORITANI, ally=record.player, card=record.card, eligible=eligible)
+    )
 
 
 def usable_as_karama(hand: Sequence[str], faction: str, advanced: bool) -> list[str]:
@@ -272,7 +263,7 @@ def window_options(snapshot: Snapshot, decision: Decision) -> list[dict[str, Any
     player = decision.player
     options: list[dict[str, Any]] = [
         {"type": ActionType.KARAMA_CANCEL.value, "player": player, "card": card}
-        for card in decision.get("eligible", ())
+        for card in decision.as_(RetentionKaramaDecision).eligible
     ]
     options.append({"type": ActionType.KARAMA_PASS.value, "player": player})
     return options
@@ -282,7 +273,8 @@ def window_options(snapshot: Snapshot, decision: Decision) -> list[dict[str, Any
 def retention_options(decision: Decision) -> list[dict[str, Any]]:
     player = decision.player
     options: list[dict[str, Any]] = [
-        {"type": ActionType.RETAIN_CARD.value, "player": player, "card": card} for card in decision.get("eligible", ())
+        {"type": ActionType.RETAIN_CARD.value, "player": player, "card": card}
+        for card in decision.as_(RetentionDecision).eligible
     ]
     options.append({"type": ActionType.RETAIN_CARD.value, "player": player, "card": None})
     return options

@@ -16,6 +16,7 @@ from typing import Any
 
 from adjudicator.core.action import Action, Context
 from adjudicator.core.catalog import card_kind
+from adjudicator.core.decisions import SpecialKaramaDecision, opened
 from adjudicator.core.results import Adjudication
 from adjudicator.core.rulebook import DecisionKind, RuleModule
 from adjudicator.core.rulings import answers, ruled
@@ -70,24 +71,22 @@ def compulsory_discards_first() -> None:
 def _decision(state: NextSnapshot) -> dict[str, Any]:
     winner = state.winner
     assert winner is not None
-    return {
-        "type": DecisionType.MORITANI_SPECIAL_KARAMA.value,
-        "player": MORITANI,
-        "owner": MORITANI,
-        "opponent": winner,
-        "territory": state.battle_territory,
-        "eligible": _winner_cards(state, winner),
-        "karama": _karama_in_hand(state),
-    }
+    territory = state.battle_territory
+    eligible, karama = tuple(_winner_cards(state, winner)), tuple(_karama_in_hand(state))
+    record = SpecialKaramaDecision(
+        owner=MORITANI, opponent=winner, territory=territory, eligible=eligible, karama=karama
+    )
+    return opened(MORITANI, record)
 
 
 def special_karama_options(snapshot: Snapshot, decision: Decision) -> list[dict[str, Any]]:
     """Decline, or spend one Karama with disjoint forced-keep and forced-discard sets (not both empty)."""
-    cards = list(decision.get("eligible", ()))
+    record = decision.as_(SpecialKaramaDecision)
+    cards = list(record.eligible)
     options: list[dict[str, Any]] = [
         {"type": ActionType.FORCE_WINNER_CARDS.value, "player": MORITANI, "card": None, "keep": [], "discard": []}
     ]
-    for karama in decision.get("karama", ()):
+    for karama in record.karama:
         for assignment in itertools.product(("keep", "discard", None), repeat=len(cards)):
             keep = [c for c, a in zip(cards, assignment, strict=True) if a == "keep"]
             discard = [c for c, a in zip(cards, assignment, strict=True) if a == "discard"]

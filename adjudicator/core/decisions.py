@@ -1,0 +1,279 @@
+"""The open decisions' type-specific fields, one frozen record per decision type.
+
+A snapshot's `pending` (`Decision`) keeps its envelope (type, deciding player) and its wire fields
+as given, so it round-trips unchanged, even when a client sends fields of another type (the wire
+schema is flat) or leaves some out. Its typed view is read through `decision.as_(RetentionDecision)`:
+the accessor names the record it expects, so the reader gets that class's fields typed without a
+cast, and it checks that the decision is of that record's type. The record is built from the wire
+on first use and cached on the decision, so a decision whose fields nobody reads costs nothing.
+
+A record read from the wire is a view: the fields it does not know stay on the envelope, and a
+missing one takes the default under which the rules behave as they did reading the raw mapping
+(`None`, or no cards). The builders write a fresh decision with `opened(player, record)`, every field
+in the record's order. The one exception is resolve-battle's own decision, winner-cards: on the
+benchmarked path its builder writes the same keys as a dict and its lister reads the raw field,
+since building a record there costs more than the whole listing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar, Self
+
+from adjudicator.core.records import Record
+from adjudicator.core.vocabulary import DecisionType
+
+# the list fields are read as tuples of the items as given: the wire schema checked them, and
+# validation reports the odd ones
+_strings: Callable[[Any], tuple[str, ...]] = tuple
+
+
+@dataclass(frozen=True, slots=True)
+class DecisionRecord(Record):
+    """Base of the decision records: the decision type each one stands for. Every field is written;
+    the fields read by a converter are lists on the wire (a null one reads as none)."""
+
+    TYPE: ClassVar[DecisionType]
+
+    # a decision is read and written on the battle's hot path: the keys and converters are looked up
+    # once per class, and the base's `given` bookkeeping is left out (no field is optional)
+    @classmethod
+    def from_wire(cls, raw: Mapping[str, Any]) -> Self:
+        values: dict[str, Any] = {}
+        for name, reader in _layout(cls):
+            if name in raw:
+                value = raw[name]
+                if reader is None:
+                    values[name] = value
+                elif value is not None:
+                    values[name] = reader(value)
+        return cls(**values)
+
+    def to_wire(self) -> dict[str, Any]:
+        return {
+            name: getattr(self, name) if reader is None else list(getattr(self, name))
+            for name, reader in _layout(type(self))
+        }
+
+
+_LAYOUTS: dict[type, tuple[tuple[str, Any], ...]] = {}
+
+
+def _layout(cls: type[DecisionRecord]) -> tuple[tuple[str, Any], ...]:
+    """A decision record's wire keys in field order, each with its converter (None for plain values)."""
+    layout = _LAYOUTS.get(cls)
+    if layout is None:
+        read = cls.READ
+        names = (f.name for f in fields(cls) if f.name != "given")
+        layout = _LAYOUTS[cls] = tuple((name, read.get(name)) for name in names)
+    return layout
+
+
+@dataclass(frozen=True, slots=True)
+class BattlePlanDecision(DecisionRecord):
+    """A side's battle plan awaited: the opposing side and the highest legal dial and support spice."""
+
+    territory: str | None = None
+    opponent: str | None = None
+    dial_max: int | float | None = None
+    spice_max: int | None = None
+
+    TYPE: ClassVar[DecisionType] = DecisionType.BATTLE_PLAN
+
+
+@dataclass(frozen=True, slots=True)
+class CasualtiesDecision(DecisionRecord):
+    """The winner's dialed strength in forces to lose."""
+
+    territory: str | None = None
+    strength: int | float | None = None
+
+    TYPE: ClassVar[DecisionType] = DecisionType.BATTLE_CASUALTIES
+
+
+@dataclass(frozen=True, slots=True)
+class WinnerCardsDecision(DecisionRecord):
+    """The winner's played cards it may keep."""
+
+    territory: str | None = None
+    eligible: tuple[str, ...] = ()
+
+    TYPE: ClassVar[DecisionType] = DecisionType.WINNER_CARDS
+    READ: ClassVar[Mapping[str, Any]] = {"eligible": _strings}
+
+
+@dataclass(frozen=True, slots=True)
+class CaptureDecision(DecisionRecord):
+    """The Harkonnen's drawn leader of the loser (`owner`): keep or kill it."""
+
+    territory: str | None = None
+    leader: str | None = None
+    owner: str | None = None
+
+    TYPE: ClassVar[DecisionType] = DecisionType.HARKONNEN_CAPTURE
+
+
+@dataclass(frozen=True, slots=True)
+class RetentionDecision(DecisionRecord):
+    """Moritani's defeated ally choosing one of its reserved played cards (or none) to keep."""
+
+    owner: str | None = None
+    played: tuple[str, ...] = ()
+    eligible: tuple[str, ...] = ()
+
+    TYPE: ClassVar[DecisionType] = DecisionType.MORITANI_RETENTION
+    READ: ClassVar[Mapping[str, Any]] = {"played": _strings, "eligible": _strings}
+
+
+@dataclass(frozen=True, slots=True)
+class RetentionKaramaDecision(DecisionRecord):
+    """The Karama window on the card Moritani's ally declared: the asked faction's Karama cards."""
+
+    owner: str | None = None
+    ally: str | None = None
+    card: str | None = None
+    eligible: tuple[str, ...] = ()
+
+    TYPE: ClassVar[DecisionType] = DecisionType.RETENTION_KARAMA
+    READ: ClassVar[Mapping[str, Any]] = {"eligible": _strings}
+
+
+@dataclass(frozen=True, slots=True)
+class SpecialKaramaDecision(DecisionRecord):
+    """Moritani's special Karama on the winner's cards: the cards it may force and the Karamas to spend."""
+
+    owner: str | None = None
+    opponent: str | None = None
+    territory: str | None = None
+    eligible: tuple[str, ...] = ()
+    karama: tuple[str, ...] = ()
+
+    TYPE: ClassVar[DecisionType] = DecisionType.MORITANI_SPECIAL_KARAMA
+    READ: ClassVar[Mapping[str, Any]] = {"eligible": _strings, "karama": _strings}
+
+
+@dataclass(frozen=True, slots=True)
+class SemutaOpportunity(DecisionRecord):
+    """A Semuta holder's chance at the discarded batch: the takeable cards and the Semuta it would use."""
+
+    owner: str | None = None
+    eligible: tuple[str, ...] = ()
+    card: str | None = None
+
+    TYPE: ClassVar[DecisionType] = DecisionType.SEMUTA_OPPORTUNITY
+    READ: ClassVar[Mapping[str, Any]] = {"eligible": _strings}
+
+
+@dataclass(frozen=True, slots=True)
+class DukeVidalAcquisition(DecisionRecord):
+    """Moritani offered Duke Vidal, held by `owner`."""
+
+    owner: str | None = None
+
+    TYPE: ClassVar[DecisionType] = DecisionType.DUKE_VIDAL_ACQUISITION
+
+
+@dataclass(frozen=True, slots=True)
+class DukeVidalKarama(DecisionRecord):
+    """The Karama window on the acquisition: the asked faction's Karama cards and those still to ask."""
+
+    owner: str | None = None
+    responders: tuple[str, ...] = ()
+    eligible: tuple[str, ...] = ()
+
+    TYPE: ClassVar[DecisionType] = DecisionType.DUKE_VIDAL_KARAMA
+    READ: ClassVar[Mapping[str, Any]] = {"responders": _strings, "eligible": _strings}
+
+
+@dataclass(frozen=True, slots=True)
+class FaceDancerReveal(DecisionRecord):
+    """The Tleilaxu's chance to reveal the winner's leader as a Face Dancer and replace its forces."""
+
+    territory: str | None = None
+    winner: str | None = None
+    leader: str | None = None
+    forces: int | None = None
+
+    TYPE: ClassVar[DecisionType] = DecisionType.FACE_DANCER_REVEAL
+
+
+@dataclass(frozen=True, slots=True)
+class SandmasterPileDecision(DecisionRecord):
+    """A winning Sandmaster's 3 spice: the sectors whose pile may grow."""
+
+    territory: str | None = None
+    sectors: tuple[int | None, ...] = ()
+
+    TYPE: ClassVar[DecisionType] = DecisionType.SANDMASTER_PILE
+    READ: ClassVar[Mapping[str, Any]] = {"sectors": tuple}
+
+
+@dataclass(frozen=True, slots=True)
+class RihaniDrawOffer(DecisionRecord):
+    """A Rihani Decipherer's offer to draw two cards; `eligible`, the cards it could give back."""
+
+    eligible: tuple[str, ...] = ()
+
+    TYPE: ClassVar[DecisionType] = DecisionType.RIHANI_DRAW_OFFER
+    READ: ClassVar[Mapping[str, Any]] = {"eligible": _strings}
+
+
+@dataclass(frozen=True, slots=True)
+class RihaniExchange(DecisionRecord):
+    """The Rihani exchange: the two cards drawn (secret) and the cards one of them may replace."""
+
+    drawn: tuple[str, ...] = ()
+    eligible: tuple[str, ...] = ()
+
+    TYPE: ClassVar[DecisionType] = DecisionType.RIHANI_EXCHANGE
+    READ: ClassVar[Mapping[str, Any]] = {"drawn": _strings, "eligible": _strings}
+
+
+@dataclass(frozen=True, slots=True)
+class ExtortionPayment(DecisionRecord):
+    """A payer asked for the Extortion's spice, owed to `owner`."""
+
+    owner: str | None = None
+    token: str | None = None
+    amount: int | None = None
+
+    TYPE: ClassVar[DecisionType] = DecisionType.EXTORTION_PAYMENT
+
+
+@dataclass(frozen=True, slots=True)
+class TerrorPlacement(DecisionRecord):
+    """Moritani's Terror placement at the Mentat Pause: the strongholds a token may go to."""
+
+    strongholds: tuple[str, ...] = ()
+
+    TYPE: ClassVar[DecisionType] = DecisionType.TERROR_PLACEMENT
+    READ: ClassVar[Mapping[str, Any]] = {"strongholds": _strings}
+
+
+DECISION_RECORDS: Mapping[str, type[DecisionRecord]] = {
+    kind.TYPE.value: kind
+    for kind in (
+        BattlePlanDecision,
+        CasualtiesDecision,
+        WinnerCardsDecision,
+        CaptureDecision,
+        RetentionDecision,
+        RetentionKaramaDecision,
+        SpecialKaramaDecision,
+        SemutaOpportunity,
+        DukeVidalAcquisition,
+        DukeVidalKarama,
+        FaceDancerReveal,
+        SandmasterPileDecision,
+        RihaniDrawOffer,
+        RihaniExchange,
+        ExtortionPayment,
+        TerrorPlacement,
+    )
+}
+
+
+def opened(player: str | None, record: DecisionRecord) -> dict[str, Any]:
+    """The wire form of a fresh decision: its type, who decides, then the record's fields in order."""
+    return {"type": record.TYPE.value, "player": player, **record.to_wire()}
