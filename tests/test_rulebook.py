@@ -103,3 +103,19 @@ def test_a_rule_claim_lives_in_the_register_alone() -> None:
     assert restated == []
     claims = {rule_id: entry.claim for rule_id, entry in rulebook().registers.rules.items()}
     assert {rule_id: f.__doc__ for rule_id, f in rulebook().rule_functions.items()} == claims
+
+
+def test_rules_change_the_next_snapshot_only_through_the_working_state() -> None:
+    """No rule module indexes the working state's wire mapping or takes a `wire` parameter; the working
+    state (rules/state/) keeps it, and secrecy redacts wire JSON by design."""
+    offenders = []
+    for path in (PACKAGE / "rules").rglob("*.py"):
+        relative = path.relative_to(PACKAGE).as_posix()
+        if relative.startswith("rules/state/") or relative == "rules/secrecy.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Attribute) and node.attr == "wire":
+                offenders.append(f"{relative}:{node.lineno}")
+            if isinstance(node, ast.arg) and node.arg == "wire":
+                offenders.append(f"{relative}:{node.lineno} (parameter)")
+    assert offenders == []

@@ -126,8 +126,7 @@ def reveal_extortion(snapshot: Snapshot, action: Action, context: Context, trace
     )
     state.event("spice-deferred", "extortion.credit", faction=MORITANI, amount=BANK_CREDIT)
     summary = {"extortion": {"token": token.id, "territory": territory, "entrant": entrant, "credit": BANK_CREDIT}}
-    outcome = {"summary": summary, "events": state.events, "snapshot": state.wire}
-    return resolved(outcome, None, (), trace, context)
+    return resolved(state.outcome(summary), None, (), trace, context)
 
 
 @rule("extortion.credit")
@@ -307,7 +306,7 @@ def start_mentat_pause(snapshot: Snapshot, action: Action, context: Context, tra
             alternatives.append(
                 Alternative(
                     MappingProxyType({needed.question: choice}),
-                    _outcome(alt_state, alt_summary),
+                    alt_state.outcome(alt_summary),
                     Evidence.PROVISIONAL_ORDERING,
                 )
             )
@@ -315,20 +314,12 @@ def start_mentat_pause(snapshot: Snapshot, action: Action, context: Context, tra
     return _answer(snapshot, state, summary, trace, context)
 
 
-def _outcome(state: NextSnapshot, summary: dict[str, Any]) -> dict[str, Any]:
-    return {"summary": summary, "events": state.events, "snapshot": state.wire}
-
-
 def _answer(
     snapshot: Snapshot, state: NextSnapshot, summary: dict[str, Any], trace: list[str], context: Context
 ) -> Adjudication:
     decision = state.pending
-    options = (
-        DECISION_LISTERS[decision["type"]](Snapshot.from_dict(state.wire), Decision.from_dict(decision))
-        if decision
-        else []
-    )
-    return resolved(_outcome(state, summary), decision, options, trace, context)
+    options = context.rulebook.options(state.as_snapshot()) if decision else []
+    return resolved(state.outcome(summary), decision, options, trace, context)
 
 
 # --- the payment window ----------------------------------------------------------------------------
@@ -478,9 +469,6 @@ def place_terror_token(snapshot: Snapshot, action: Action, context: Context, tra
     state.set_pending(open_mentat_step(snapshot, state, context.interpretations))
     summary = {"terror": {"token": token_id, "territory": territory}}
     return _answer(snapshot, state, summary, trace, context)
-
-
-DECISION_LISTERS = {PAYMENT_STEP: payment_options, PLACEMENT_STEP: placement_options}
 
 
 def terror_strongholds() -> list[str]:
