@@ -143,7 +143,7 @@ def captives_return_when_leaderless(state: NextSnapshot, interpretations: Any) -
 def harkonnen_leaderless(state: NextSnapshot) -> bool:
     if not state.has_faction(HARKONNEN):
         return False
-    return all(state.leader_in_tanks(leader.id) for leader in catalog().leaders_of(HARKONNEN))
+    return state.all_in_tanks(HARKONNEN, [leader.id for leader in catalog().leaders_of(HARKONNEN)])
 
 
 def _capture_decision(state: NextSnapshot) -> dict[str, Any]:

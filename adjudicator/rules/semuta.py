@@ -50,7 +50,7 @@ def semuta_opportunity(state: NextSnapshot, discarder: str, cards: tuple[str, ..
 def queue_opportunities(state: NextSnapshot) -> None:
     """After a battle step: one Semuta opportunity per fresh batch that some other faction could take from."""
     if not _someone_holds_semuta(state):
-        state.take_batches()
+        state.drop_batches()
         return
     fresh = []
     for discarder, cards in state.take_batches():

@@ -153,6 +153,10 @@ class BattleCardsState(WorkingCopy):
         """Count a discard not made from a plan in the faction's fresh batch of this step (Semuta Drug)."""
         self.batches.setdefault(faction, []).append(card)
 
+    def drop_batches(self) -> None:
+        """This step's fresh discard batches give no opportunity: none remain."""
+        self.batches.clear()
+
     def take_batches(self) -> list[tuple[str, tuple[str, ...]]]:
         """This step's fresh discard batches, each faction's once; none remain afterwards."""
         batches = [(faction, tuple(cards)) for faction, cards in self.batches.items()]

@@ -156,6 +156,11 @@ class MoritaniState(WorkingCopy):
         tleilaxu["face_dancers"] = list(drawn)
         tleilaxu["revealed_face_dancers"] = []
 
+    def all_in_tanks(self, faction: str, leader_ids: list[str]) -> bool:
+        """Whether every one of `faction`'s leaders `leader_ids` is in the Tanks."""
+        leaders = self.wire["factions"][faction]["leaders"]
+        return all(leaders.get(leader_id, {}).get("status") == LeaderStatus.TANKS for leader_id in leader_ids)
+
     def leader_in_tanks(self, leader_id: str) -> bool:
         native = catalog().leaders[leader_id].faction
         leader = self.wire["factions"][native]["leaders"].get(leader_id, {})
