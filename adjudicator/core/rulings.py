@@ -17,7 +17,8 @@ from adjudicator.core.vocabulary import RulingStatus
 
 def provenance_of(context: Context) -> Provenance:
     """What produced an answer: the request's interpretations and the ruling rulebook's digest."""
-    return Provenance(MappingProxyType(dict(context.interpretations)), context.rulebook.digest)
+    # the context's interpretations are already a read-only mapping nobody changes afterwards
+    return Provenance(context.interpretations, context.rulebook.digest)
 
 
 def resolved(

@@ -74,7 +74,7 @@ def face_dancer_after_capture() -> None:
 
 
 def face_dancer_step(state: NextSnapshot) -> bool:
-    if not state.face_dancers or not face_dancer_opportunity(*_winner_leader_now(state)):
+    if not state.has_face_dancers or not face_dancer_opportunity(*_winner_leader_now(state)):
         return False
     asked_whatever_the_match()
     if state.step is not None:

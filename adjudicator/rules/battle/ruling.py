@@ -8,7 +8,7 @@ from types import MappingProxyType
 from adjudicator.core.action import Action, Context, InterpretationNeeded
 from adjudicator.core.results import Adjudication, Alternative, Violation
 from adjudicator.core.rulebook import RuleModule
-from adjudicator.core.rulings import found, ruled, unresolved
+from adjudicator.core.rulings import ruled, unresolved
 from adjudicator.core.snapshot import Battle, Snapshot
 from adjudicator.core.tracing import Trace
 from adjudicator.core.vocabulary import ActionType, DecisionType, Evidence
@@ -38,20 +38,22 @@ def _alternatives(
     return [Alternative(MappingProxyType(chosen), dict(outcome), Evidence.PROVISIONAL_ORDERING)]
 
 
-def _a_locked_battle(snapshot: Snapshot, action: Action) -> Violation | None:
+def _a_locked_battle(snapshot: Snapshot, action: Action, context: Context) -> list[Violation]:
     """The snapshot holds a battle whose plans are locked and which is not resolved yet."""
     battle = snapshot.battle
     if battle is None:
-        return Violation("no-battle", "the snapshot has no locked battle", "/snapshot/battle")
+        return [Violation("no-battle", "the snapshot has no locked battle", "/snapshot/battle")]
     if snapshot.pending is not None and snapshot.pending.type == DecisionType.BATTLE_PLAN.value:
-        return Violation("plans-not-locked", "both plans must be locked first", "/snapshot/pending")
+        return [Violation("plans-not-locked", "both plans must be locked first", "/snapshot/pending")]
     if battle.resolution is not None or snapshot.pending is not None:
-        return Violation(
-            "battle-already-resolved",
-            "this battle is resolved; answer the open decision instead",
-            "/snapshot/battle/resolution",
-        )
-    return None
+        return [
+            Violation(
+                "battle-already-resolved",
+                "this battle is resolved; answer the open decision instead",
+                "/snapshot/battle/resolution",
+            )
+        ]
+    return []
 
 
 def _rulable(snapshot: Snapshot, action: Action, context: Context) -> list[Violation]:
@@ -78,7 +80,7 @@ def _rulable(snapshot: Snapshot, action: Action, context: Context) -> list[Viola
     return violations
 
 
-@ruled(found(_a_locked_battle), _rulable)
+@ruled(_a_locked_battle, _rulable)
 def resolve_battle(snapshot: Snapshot, action: Action, context: Context, trace: Trace) -> Adjudication:
     """`resolve-battle`: resolve the locked plans, apply the outcome, and open the cleanup decisions."""
     battle = snapshot.battle

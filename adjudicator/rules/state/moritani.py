@@ -136,6 +136,12 @@ class MoritaniState(WorkingCopy):
         return () if tleilaxu is None else tuple(tleilaxu.get("face_dancers", ()))
 
     @property
+    def has_face_dancers(self) -> bool:
+        """Whether the Tleilaxu hold an unrevealed Face Dancer (checked after every battle)."""
+        tleilaxu = self.wire["factions"].get(TLEILAXU)
+        return tleilaxu is not None and bool(tleilaxu.get("face_dancers"))
+
+    @property
     def revealed_face_dancers(self) -> tuple[str, ...]:
         tleilaxu = self.wire["factions"].get(TLEILAXU)
         return () if tleilaxu is None else tuple(tleilaxu.get("revealed_face_dancers", ()))
