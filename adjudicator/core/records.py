@@ -35,13 +35,13 @@ class Record:
     @classmethod
     def from_wire(cls, raw: Mapping[str, Any]) -> Self:
         values: dict[str, Any] = {}
-        read = cls.READ
-        for name in _keys(cls):
+        readers, optional = _reading(cls)
+        for name, reader in readers:
             if name in raw:
                 value = raw[name]
-                reader = read.get(name)
                 values[name] = value if value is None or reader is None else reader(value)
-        return cls(**values, given=frozenset(k for k in cls.OPTIONAL if k in raw))
+        given = frozenset([k for k in optional if k in raw]) if optional else _NOTHING
+        return cls(**values, given=given)
 
     def to_wire(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
@@ -62,6 +62,17 @@ class Record:
 
 
 _KEYS: dict[type, tuple[str, ...]] = {}
+_READING: dict[type, tuple[tuple[tuple[str, Any], ...], tuple[str, ...]]] = {}
+_NOTHING: frozenset[str] = frozenset()
+
+
+def _reading(cls: type[Record]) -> tuple[tuple[tuple[str, Any], ...], tuple[str, ...]]:
+    """How a record class reads the wire: each key with its converter, and its optional keys
+    (worked out once per class; a snapshot's records are read on every request)."""
+    reading = _READING.get(cls)
+    if reading is None:
+        reading = _READING[cls] = (tuple((name, cls.READ.get(name)) for name in _keys(cls)), cls.OPTIONAL)
+    return reading
 
 
 def _keys(cls: type) -> tuple[str, ...]:
