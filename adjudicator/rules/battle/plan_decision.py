@@ -134,16 +134,7 @@ def lock_battle_plan(snapshot: Snapshot, action: Action, context: Context, trace
     assert pending is not None and battle is not None
     faction = pending.player
     assert faction is not None
-    fields = action.fields
-    plan = Plan(
-        leader=fields.get("leader"),
-        cheap_hero=fields.get("cheap_hero"),
-        dial_halves=round(float(fields.get("dial", 0)) * 2),
-        weapon=fields.get("weapon"),
-        defense=fields.get("defense"),
-        spice=int(fields.get("spice", 0)),
-        kwisatz_haderach=bool(fields.get("kwisatz_haderach", False)),
-    )
+    plan = Plan.from_dict(action.fields)  # the action's fields are a plan's, in its wire form
     hand = snapshot.factions[faction].hand
     problems = [
         Violation("card-not-in-hand", f"{faction} does not hold {card}", f"/action/{slot}", "battle.plan.lock")
