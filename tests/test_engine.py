@@ -141,5 +141,7 @@ def test_a_viewer_gets_every_next_snapshot_redacted(monkeypatch: pytest.MonkeyPa
         assert next_snapshot["factions"]["moritani"]["hand"] == ["snooper", "chaumas"]
         assert next_snapshot["seed"] is None
     assert "secrecy.hands-and-traitors" in [r["rule"] for r in seen["rulings"]]
+    # the handler built its provenance without the digest: the engine stamps the ruling rulebook's
+    assert seen["provenance"]["rules_digest"] == rulebook().digest
     referee = adjudicate(snapshot, Action(ActionType.END_SHIPMENT_MOVEMENT, "moritani")).to_dict()
     assert referee["outcome"]["snapshot"]["factions"]["harkonnen"]["hand"] == ["lasgun", "shield#1", "baliset"]
