@@ -24,7 +24,7 @@ from typing import Any
 from adjudicator.core.action import Action, Context, choice_of
 from adjudicator.core.catalog import catalog
 from adjudicator.core.decisions import RihaniDrawOffer, RihaniExchange, SandmasterPileDecision, opened
-from adjudicator.core.records import RihaniRecord
+from adjudicator.core.records import RihaniRecord, SandmasterRecord
 from adjudicator.core.results import Adjudication
 from adjudicator.core.rulebook import DecisionKind, RuleModule
 from adjudicator.core.rulings import answers, ruled
@@ -181,7 +181,7 @@ def pile_choice(choice: str) -> str:
 
 def sandmaster_step(
     snapshot: Snapshot, state: NextSnapshot, winner: str, territory: str, context: Context
-) -> dict[str, Any] | None:
+) -> SandmasterRecord | None:
     """Apply a winning Sandmaster's battle effect; the record of the choice when the winner must pick
     the pile."""
     piles = sandmaster_piles(state.board_spice, territory)
@@ -203,7 +203,7 @@ def sandmaster_step(
             return None
     # several piles of one territory lie in distinct numbered sectors
     sectors: list[Any] = [p.sector for p in piles]
-    return {"player": winner, "sectors": sorted(sectors)}
+    return SandmasterRecord(winner, tuple(sorted(sectors)))
 
 
 def _pile_decision(state: NextSnapshot) -> dict[str, Any]:
@@ -282,7 +282,7 @@ def rihani_needs_deck(snapshot: Snapshot, factions: tuple[str, str], plans: Mapp
 
 def rihani_step(
     snapshot: Snapshot, state: NextSnapshot, winner: str, plan: Plan, survived: bool, context: Context
-) -> dict[str, Any] | None:
+) -> RihaniRecord | None:
     """Apply a win's Rihani effects; the exchange record when the winner is offered the draw."""
     skill = selected_skill(snapshot, plan)
     selected = skill == RIHANI and battle_effect_applies(survived)
@@ -307,7 +307,7 @@ def rihani_step(
         state.event("traitor-draw-unavailable", "skills.rihani.exchange", faction=winner)
     if not pool:
         return None
-    return {"player": winner, "eligible": pool, "drawn": [], "inspect_after": "normal" in bands and not normal_first}
+    return RihaniRecord(winner, tuple(pool), (), "normal" in bands and not normal_first)
 
 
 def _record(state: NextSnapshot) -> RihaniRecord:

@@ -221,8 +221,8 @@ def apply_resolution(
             state.event("kwisatz-haderach-killed", "battle.explosion.lasgun-shield")
 
     needed: set[str] = set()  # the cleanup steps with a choice; they open in the declared order
-    sandmaster: dict[str, Any] | None = None
-    rihani: dict[str, Any] | None = None
+    sandmaster: SandmasterRecord | None = None
+    rihani: RihaniRecord | None = None
     if res.winner is not None:
         winner_plan = battle.plans[res.winner]
         decided_by_traitor = res.result is BattleResult.SINGLE_TRAITOR
@@ -315,8 +315,8 @@ def apply_resolution(
         res.used_cards,
         captive,
         retention,
-        sandmaster=None if sandmaster is None else SandmasterRecord.from_wire(sandmaster),
-        rihani=None if rihani is None else RihaniRecord.from_wire(rihani),
+        sandmaster=sandmaster,
+        rihani=rihani,
         duke_in_capture_pool=duke_drawable or unused_drawable,
     )
     # the Face Dancer question reads the resolution just recorded (whether other steps precede it)
