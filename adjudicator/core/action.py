@@ -96,7 +96,12 @@ class Context:
     def choice(self, question_id: str) -> str:
         """The request's choice for a question, or its default, or `InterpretationNeeded` (`choice_of`)."""
         chosen = self.interpretations.get(question_id)
-        return chosen if chosen else choice_of(self.interpretations, question_id)
+        if chosen:
+            return chosen
+        default = _default_of(question_id)  # choice_of, written out: rules ask this on every battle
+        if default is not None:
+            return default
+        raise InterpretationNeeded(question_id)
 
     def under(self, chosen: Mapping[str, str]) -> Context:
         """The same context with further interpretations chosen (to explore an alternative)."""

@@ -141,8 +141,6 @@ def captives_return_when_leaderless(state: NextSnapshot, interpretations: Any) -
 
 
 def harkonnen_leaderless(state: NextSnapshot) -> bool:
-    if not state.has_faction(HARKONNEN):
-        return False
     return state.all_in_tanks(HARKONNEN, [leader.id for leader in catalog().leaders_of(HARKONNEN)])
 
 

@@ -58,13 +58,15 @@ class NextSnapshot(CustodyState, BattleCardsState, MoritaniState):
 
 def open_next_step(state: NextSnapshot, rulebook: Rules) -> dict[str, Any] | None:
     """Set `pending` to the battle's next cleanup decision, or clear the battle when none remains."""
-    step = state.step
-    if step is None:
-        state.wire["battle"] = None
-        state.set_pending(None)
+    wire = state.wire  # the working state's own module: it runs after every battle step
+    battle = wire["battle"]
+    steps = battle["resolution"]["steps"] if battle is not None and battle.get("resolution") is not None else ()
+    if not steps:
+        wire["battle"] = None
+        wire["pending"] = None
         return None
-    decision = rulebook.steps[step](state)
-    state.set_pending(decision)
+    decision = rulebook.steps[str(steps[0])](state)
+    wire["pending"] = decision
     return decision
 
 

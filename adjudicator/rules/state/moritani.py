@@ -163,8 +163,11 @@ class MoritaniState(WorkingCopy):
         tleilaxu["revealed_face_dancers"] = []
 
     def all_in_tanks(self, faction: str, leader_ids: list[str]) -> bool:
-        """Whether every one of `faction`'s leaders `leader_ids` is in the Tanks."""
-        leaders = self.wire["factions"][faction]["leaders"]
+        """Whether `faction` is in the game and every one of its leaders `leader_ids` is in the Tanks."""
+        entry = self.wire["factions"].get(faction)
+        if entry is None:
+            return False
+        leaders = entry["leaders"]
         return all(leaders.get(leader_id, {}).get("status") == LeaderStatus.TANKS for leader_id in leader_ids)
 
     def leader_in_tanks(self, leader_id: str) -> bool:
