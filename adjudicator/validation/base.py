@@ -14,7 +14,7 @@ from typing import Any
 from adjudicator.core.catalog import Catalog, Territory
 from adjudicator.core.errors import Problem
 from adjudicator.core.records import Resolution
-from adjudicator.core.snapshot import Battle, Snapshot
+from adjudicator.core.snapshot import Battle, Decision, Snapshot
 from adjudicator.rules.moritani.retention import karama_cards
 
 
@@ -85,6 +85,14 @@ class Checker:
                 *path,
                 "sector",
             )
+
+    def battle_step_answered(self) -> tuple[Decision, Battle, Resolution] | None:
+        """The open decision and the resolved battle whose next cleanup step it is, or None (with the
+        problem added): the first check of every battle cleanup decision."""
+        decision = self.s.pending
+        assert decision is not None
+        current = self.current_battle_step(decision.type)
+        return None if current is None else (decision, *current)
 
     def current_battle_step(self, decision_type: str) -> tuple[Battle, Resolution] | None:
         """The resolved battle whose next cleanup step is `decision_type`, or None (with the problem added)."""

@@ -111,12 +111,10 @@ class BattleChecks(Checker):
                 self.add("duplicate", "a faction is listed twice", "battle", key)
 
     def battle_cleanup_decision(self) -> None:
-        decision = self.s.pending
-        assert decision is not None
-        current = self.current_battle_step(decision.type)
+        current = self.battle_step_answered()
         if current is None:
             return
-        battle, resolution = current
+        decision, battle, resolution = current
         if decision.player != resolution.winner:
             self.add("wrong-decider", "the battle's winner makes this decision", "pending", "player")
             return
@@ -204,12 +202,10 @@ class BattleChecks(Checker):
                 )
 
     def face_dancer_decision(self) -> None:
-        decision = self.s.pending
-        assert decision is not None
-        current = self.current_battle_step(decision.type)
+        current = self.battle_step_answered()
         if current is None:
             return
-        battle, _ = current
+        decision, battle, _ = current
         tleilaxu = self.s.factions.get(FactionId.TLEILAXU.value)
         if decision.player != FactionId.TLEILAXU or tleilaxu is None:
             self.add("wrong-decider", "revealing a Face Dancer is the Tleilaxu's decision", "pending", "player")

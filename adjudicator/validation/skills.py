@@ -34,12 +34,10 @@ class SkillChecks(Checker):
 
     def skill_decision(self) -> None:
         """A Sandmaster or Rihani decision answers the resolved battle's next step, with its record."""
-        decision = self.s.pending
-        assert decision is not None
-        current = self.current_battle_step(decision.type)
+        current = self.battle_step_answered()
         if current is None:
             return
-        battle, resolution = current
+        decision, battle, resolution = current
         record = getattr(resolution, SKILL_STEPS[decision.type])
         if decision.player != resolution.winner:
             self.add("wrong-decider", "the battle's winner makes this decision", "pending", "player")
