@@ -174,16 +174,9 @@ def tleilaxu_ambassador_revives() -> None:
 
 
 @rule("duke-vidal.revival.shared-ambassador")
-def shared_ambassador_revival(beneficiary: str, choice: str | None) -> Violation | None:
+def shared_ambassador_revival(beneficiary: str, choice: str) -> Violation | None:
     if beneficiary == ECAZ:
         return None
-    if choice is None:
-        return Violation(
-            "interpretation-required",
-            "Ecaz's ally reviving Duke Vidal through an Ambassador: choose a reading of this question",
-            f"/interpretations/{SHARED_REVIVAL_QUESTION}",
-            "duke-vidal.revival.shared-ambassador",
-        )
     if choice == "ecaz-only":
         return Violation(
             "only-ecaz-revives-duke",
@@ -215,7 +208,7 @@ def trigger_tleilaxu_ambassador(snapshot: Snapshot, action: Action, context: Con
         if problem is None:
             if beneficiary == ECAZ:
                 duke_revival(ECAZ)
-            problem = shared_ambassador_revival(str(beneficiary), context.interpretations.get(SHARED_REVIVAL_QUESTION))
+            problem = shared_ambassador_revival(str(beneficiary), context.choice(SHARED_REVIVAL_QUESTION))
         problems = [problem] if problem is not None else []
     if problems:
         return illegal(snapshot, problems, trace, context)
