@@ -18,7 +18,7 @@ from adjudicator.core.rulebook import RuleModule
 from adjudicator.core.rulings import illegal, resolved, ruled
 from adjudicator.core.snapshot import DukeVidal, Snapshot
 from adjudicator.core.tracing import Trace, rule
-from adjudicator.core.vocabulary import DUKE, ECAZ, ActionType, DukeStatus, LeaderStatus, Phase
+from adjudicator.core.vocabulary import DUKE, ECAZ, TLEILAXU, ActionType, DukeStatus, LeaderStatus, Phase
 from adjudicator.rules.state import NextSnapshot, duke_in_custody
 
 DUKE_PRICE = 5
@@ -73,6 +73,35 @@ def duke_counts_for_ecaz() -> int:
 @rule("leaders.revival.ghola")
 def ghola_revival() -> None:
     pass
+
+
+@rule("tleilaxu.revival.payments")
+def pay_the_tleilaxu(state: NextSnapshot, payer: str, price: int) -> None:
+    state.transfer_spice(payer, TLEILAXU, price, "tleilaxu.revival.payments", "leader revival")
+
+
+def _not_implemented(what: str, path: str) -> list[Violation]:
+    return [Violation("not-implemented", f"this engine version does not adjudicate {what} yet", path)]
+
+
+def unmodelled_ghola(snapshot: Snapshot, faction: str, leader: str) -> list[Violation]:
+    """The advanced Tleilaxu may revive another faction's leader as a ghola: not modelled yet, so
+    answered `not-implemented` rather than refused."""
+    own = leader in catalog().leaders and catalog().leaders[leader].faction == faction
+    if faction == TLEILAXU and snapshot.ruleset.advanced and not own and leader != DUKE:
+        return _not_implemented(
+            "the advanced Tleilaxu's revival of another faction's leader as a ghola", "/action/leader"
+        )
+    return []
+
+
+def unmodelled_price(snapshot: Snapshot, faction: str, paying: bool) -> list[Violation]:
+    """The Tleilaxu and their ally revive at half price: not modelled yet, so a paid revival of theirs
+    is answered `not-implemented` rather than charged the full price."""
+    tleilaxu = snapshot.factions.get(TLEILAXU)
+    if paying and tleilaxu is not None and faction in (TLEILAXU, tleilaxu.ally):
+        return _not_implemented("the half-price revival of the Tleilaxu and their ally", "/action/player")
+    return []
 
 
 @ruled()
@@ -136,8 +165,14 @@ def revive_leader(snapshot: Snapshot, action: Action, context: Context, trace: T
         problems.append(
             Violation("not-enough-spice", f"the revival costs {price}; {faction} has {state.spice}", "/action/leader")
         )
+    unmodelled = unmodelled_ghola(snapshot, faction, str(leader))
+    if unmodelled:
+        return illegal(snapshot, unmodelled, trace, context)
     if problems:
         return illegal(snapshot, problems, trace, context)
+    unmodelled = unmodelled_price(snapshot, faction, card is None and price > 0)
+    if unmodelled:
+        return illegal(snapshot, unmodelled, trace, context)
     next_state = NextSnapshot(snapshot)
     if card is not None:
         ghola_revival()
@@ -145,12 +180,11 @@ def revive_leader(snapshot: Snapshot, action: Action, context: Context, trace: T
     else:
         next_state.record_leader_revival(faction, snapshot.turn)
     if price:
-        next_state.pay_to_bank(
-            faction,
-            price,
-            "duke-vidal.revival.price" if leader == DUKE else "leaders.revival.all-dead",
-            "leader revival",
-        )
+        rule_id = "duke-vidal.revival.price" if leader == DUKE else "leaders.revival.all-dead"
+        if TLEILAXU in snapshot.factions and faction != TLEILAXU:
+            pay_the_tleilaxu(next_state, faction, price)
+        else:
+            next_state.pay_to_bank(faction, price, rule_id, "leader revival")
     if leader == DUKE:
         assert snapshot.duke_vidal is not None  # checked above: he is in the Tanks
         next_state.set_duke(duke_joins_ecaz(snapshot.duke_vidal))
