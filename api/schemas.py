@@ -481,7 +481,10 @@ class ActionSchema(Schema):
     dial = StrictNumber(validate=validate.Range(min=0, max=40), metadata={"description": "lock-battle-plan"})
     spice = count_field(1000, "lock-battle-plan: support spice")
     kwisatz_haderach = StrictBoolean(metadata={"description": "lock-battle-plan"})
-    choice = fields.String(validate=validate.OneOf(["keep", "kill"]), metadata={"description": "capture-leader"})
+    choice = fields.String(
+        validate=validate.OneOf(["keep", "kill", "decline"]),
+        metadata={"description": "capture-leader: keep or kill the drawn leader, or decline to capture anyone"},
+    )
     territory = id_field(
         "trigger-*-ambassador, reveal-extortion: the stronghold entered; place-terror-token: where the token goes",
         allow_none=True,

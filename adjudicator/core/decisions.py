@@ -105,7 +105,7 @@ class WinnerCardsDecision(DecisionRecord):
 
 @dataclass(frozen=True, slots=True)
 class CaptureDecision(DecisionRecord):
-    """The Harkonnen's drawn leader of the loser (`owner`): keep or kill it."""
+    """The Harkonnen's drawn leader of the loser (`owner`): keep it, kill it, or capture nobody."""
 
     territory: str | None = None
     leader: str | None = None

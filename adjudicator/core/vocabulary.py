@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from enum import StrEnum
+from types import MappingProxyType
 
 
 class FactionId(StrEnum):
@@ -163,6 +165,35 @@ class DecisionType(StrEnum):
     RIHANI_EXCHANGE = "rihani-exchange"
     EXTORTION_PAYMENT = "extortion-payment"
     TERROR_PLACEMENT = "terror-placement"
+
+
+# The phases in which each decision type can be open, from where the rules open it: a battle's plans
+# and its cleanup steps (casualties, the winner's cards, the Harkonnen capture, Moritani's retention and
+# its Karama windows, Semuta, Face Dancers, Sandmaster, Rihani) in the Battle phase; Duke Vidal's
+# acquisition and its Karama window as Shipment and Movement ends (`end-shipment-movement`); the Terror
+# placement and the Extortion payment in the Mentat Pause. An answer that keeps a decision open (a
+# CHOAM cash-in, a Karama pass) does not change the phase.
+_BATTLE = frozenset({Phase.BATTLE})
+DECISION_PHASES: Mapping[DecisionType, frozenset[Phase]] = MappingProxyType(
+    {
+        DecisionType.BATTLE_PLAN: _BATTLE,
+        DecisionType.BATTLE_CASUALTIES: _BATTLE,
+        DecisionType.WINNER_CARDS: _BATTLE,
+        DecisionType.HARKONNEN_CAPTURE: _BATTLE,
+        DecisionType.MORITANI_RETENTION: _BATTLE,
+        DecisionType.RETENTION_KARAMA: _BATTLE,
+        DecisionType.MORITANI_SPECIAL_KARAMA: _BATTLE,
+        DecisionType.SEMUTA_OPPORTUNITY: _BATTLE,
+        DecisionType.FACE_DANCER_REVEAL: _BATTLE,
+        DecisionType.SANDMASTER_PILE: _BATTLE,
+        DecisionType.RIHANI_DRAW_OFFER: _BATTLE,
+        DecisionType.RIHANI_EXCHANGE: _BATTLE,
+        DecisionType.DUKE_VIDAL_ACQUISITION: frozenset({Phase.SHIPMENT_MOVEMENT}),
+        DecisionType.DUKE_VIDAL_KARAMA: frozenset({Phase.SHIPMENT_MOVEMENT}),
+        DecisionType.EXTORTION_PAYMENT: frozenset({Phase.MENTAT_PAUSE}),
+        DecisionType.TERROR_PLACEMENT: frozenset({Phase.MENTAT_PAUSE}),
+    }
+)
 
 
 class BattleResult(StrEnum):

@@ -2,8 +2,9 @@
 
 After winning a battle in the advanced game, the Harkonnen draw one of the loser's leaders at random
 (from those not used in another territory, the battle's surviving leader included) and either kill it
-for 2 spice or keep it as a captive. The draw happens once, when the battle resolves, from the
-snapshot's seed, and is stored in the battle's resolution so that a reload never draws again.
+for 2 spice, keep it as a captive, or capture nobody (the capture is theirs to take or leave). The
+draw happens once, when the battle resolves, from the snapshot's seed, and is stored in the battle's
+resolution so that a reload never draws again.
 
 Duke Vidal, used by the loser and surviving, is in the draw or not according to the register's
 question duke-harkonnen-capture (his one-battle tenure may end before the draw or after it); the
@@ -28,6 +29,7 @@ from adjudicator.core.vocabulary import DUKE, HARKONNEN, ActionType, DecisionTyp
 from adjudicator.rules.state import NextSnapshot, duke_in_custody, finish
 
 KILL_PAYMENT = 2
+DECLINE = "decline"  # capture-leader's choice to capture nobody
 
 
 DUKE_CAPTURE_QUESTION = "duke-harkonnen-capture"
@@ -156,6 +158,7 @@ def capture_options(snapshot: Snapshot, decision: Decision) -> list[dict[str, An
     return [
         {"type": ActionType.CAPTURE_LEADER.value, "player": HARKONNEN, "leader": leader, "choice": "keep"},
         {"type": ActionType.CAPTURE_LEADER.value, "player": HARKONNEN, "leader": leader, "choice": "kill"},
+        {"type": ActionType.CAPTURE_LEADER.value, "player": HARKONNEN, "leader": leader, "choice": DECLINE},
     ]
 
 
@@ -172,6 +175,11 @@ def keep_captive(state: NextSnapshot, leader_id: str) -> None:
 def kill_captive(state: NextSnapshot, leader_id: str) -> None:
     state.leader_to_tanks(leader_id, "harkonnen.capture.kill")
     state.pay_from_bank(HARKONNEN, KILL_PAYMENT, "harkonnen.capture.kill", "captive killed")
+
+
+@rule("harkonnen.capture.decline")
+def decline_capture(state: NextSnapshot, leader_id: str, owner: str | None) -> None:
+    state.event("capture-declined", "harkonnen.capture.decline", leader=leader_id, owner=owner)
 
 
 @rule("duke-vidal.capture.kept")
@@ -197,15 +205,23 @@ def capture_leader(snapshot: Snapshot, action: Action, context: Context, trace: 
     choice = action.fields["choice"]
     state = NextSnapshot(snapshot)
     battle = snapshot.battle
+    duke_fought = False
     if leader == DUKE and battle is not None and battle.resolution is not None:
         # the draw that named him rested on a reading of an open question: that ruling carries over
         plan = battle.plans.get(str(battle.resolution.loser))
-        if plan is not None and plan.leader == DUKE:
+        duke_fought = plan is not None and plan.leader == DUKE
+        if duke_fought:
             duke_in_capture_pool("capture-pool-first")
         else:
             unused_duke_in_pool("in-pool")
     if choice == "keep":
         keep_captive(state, leader)
+    elif choice == DECLINE:
+        assert snapshot.pending is not None and battle is not None  # answers() checked the decision
+        decline_capture(state, leader, snapshot.pending.as_(CaptureDecision).owner)
+        if duke_fought:
+            # not taken, his one-battle tenure ends now, as it does when the draw names another leader
+            state.leader_fought(DUKE, battle.territory)
     else:
         kill_captive(state, leader)
     state.step_done()

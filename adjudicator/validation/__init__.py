@@ -8,8 +8,9 @@ which leader the seed draws, which cards can be played as a Karama, ...) it asks
 The checks run outside any rule tracing, so they record no rulings.
 
 The parts, in the order their problems are reported: `structure` (ruleset, factions, board, cards),
-`custody` (Duke Vidal, Ambassadors, Face Dancers and Traitor cards), `moritani` (Terror, Extortion,
-the Mentat Pause), `battle`, then the open decision (checked by the part it belongs to), then
+`custody` (Duke Vidal, Ambassadors, Face Dancers and Traitor cards), whether the open decision can be
+open in the snapshot's phase, `moritani` (Terror, Extortion, the Mentat Pause), `battle`, then the
+open decision (checked by the part it belongs to), then
 `skills` (the leader-skill records).
 """
 
@@ -45,7 +46,8 @@ def snapshot_problems(snapshot: Snapshot, root: str = "/snapshot") -> list[Probl
     custody.duke()
     custody.ambassadors()
     custody.face_dancers()
-    moritani.terror()
+    in_phase = structure.decision_in_phase()
+    moritani.terror(in_phase)
     battle.battle()
     if snapshot.pending is not None:
         structure.decider_in_game()
@@ -56,7 +58,8 @@ def snapshot_problems(snapshot: Snapshot, root: str = "/snapshot") -> list[Probl
             **skills.decision_checks(),
         }
         check = decision_checks.get(snapshot.pending.type)
-        if check is not None:
+        # a decision its phase cannot hold is reported once: its own checks assume the phase
+        if check is not None and in_phase:
             check()
     skills.skill_records()
     return problems

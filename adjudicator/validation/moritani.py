@@ -48,7 +48,9 @@ class MoritaniChecks(Checker):
         self.retention_record()
 
     # -- Moritani's Terror tokens, a pending Extortion, the Mentat Pause ---------------------------
-    def terror(self) -> None:
+    def terror(self, decision_in_phase: bool = True) -> None:
+        """Terror, Extortion and the Mentat Pause; a Mentat step open outside its phase is reported by
+        the phase check alone (`decision_in_phase` false)."""
         terror, record, mentat = self.s.terror, self.s.extortion, self.s.mentat
         moritani = FactionId.MORITANI.value in self.in_game
         for key, value in (("terror", terror), ("extortion", record)):
@@ -140,7 +142,7 @@ class MoritaniChecks(Checker):
             self.add("invalid-mentat", "a payment window needs the Extortion record", "mentat", "steps")
         if steps and pending is None:
             self.add("mentat-stalled", "the Mentat Pause has steps left but no open decision", "pending")
-        if pending is not None and pending.type in _MENTAT_STEPS:
+        if pending is not None and decision_in_phase and pending.type in _MENTAT_STEPS:
             if not steps or steps[0] != pending.type:
                 self.add(
                     "decision-out-of-step", f"the Mentat Pause is not waiting for {pending.type}", "pending", "type"

@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Iterable
 
 from adjudicator.core.catalog import card_kind, copies_in_play
-from adjudicator.core.vocabulary import FactionId, LeaderStatus
+from adjudicator.core.vocabulary import DECISION_PHASES, DecisionType, FactionId, LeaderStatus
 from adjudicator.validation.base import Checker, pointer
 
 _CARD_ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*(?:#[1-9][0-9]{0,3})?$")
@@ -277,3 +277,15 @@ class StructureChecks(Checker):
         decision = self.s.pending
         if decision is not None and decision.player is not None and decision.player not in self.in_game:
             self.add("faction-not-in-game", f"{decision.player} is not in this game", "pending", "player")
+
+    def decision_in_phase(self) -> bool:
+        """Whether the open decision is one the snapshot's phase can hold (`DECISION_PHASES`)."""
+        decision = self.s.pending
+        if decision is None:
+            return True
+        phases = DECISION_PHASES.get(DecisionType(decision.type))
+        if phases is None or self.s.phase in phases:
+            return True
+        names = " or ".join(sorted(phases))
+        self.add("decision-out-of-phase", f"the {decision.type} decision is open only in {names}", "pending", "type")
+        return False
