@@ -99,7 +99,8 @@ def compile_check(schema: ma.Schema) -> Check:
     cached: Check | None = getattr(schema, "_fast_check", None)
     if cached is not None:
         return cached
-    if schema.many or schema.unknown != ma.RAISE or schema._hooks:  # type: ignore[attr-defined]
+    # marshmallow's `_hooks` is a defaultdict: a full load leaves empty entries behind, so look for a hook
+    if schema.many or schema.unknown != ma.RAISE or any(schema._hooks.values()):  # type: ignore[attr-defined]
         return _never
     checks: dict[str, Check] = {}
     required: list[str] = []

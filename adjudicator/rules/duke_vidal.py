@@ -324,6 +324,7 @@ def _captive_may_be_taken(snapshot: Snapshot, action: Action, context: Context) 
 def answer_acquisition(snapshot: Snapshot, action: Action, context: Context, trace: Trace) -> Adjudication:
     state = NextSnapshot(snapshot)
     if action.type is ActionType.DECLINE_DUKE_VIDAL:
+        decline_duke()
         return _answer(state, {"acquired": False}, None, trace, context)
     responders = karama_window(snapshot)
     if responders:
@@ -331,6 +332,16 @@ def answer_acquisition(snapshot: Snapshot, action: Action, context: Context, tra
         return _answer(state, {"declared": True}, decision, trace, context)
     take_duke(state, snapshot.turn)
     return _answer(state, {"acquired": True}, None, trace, context)
+
+
+@rule("duke-vidal.acquisition.decline")
+def decline_duke() -> None:
+    pass
+
+
+@rule("duke-vidal.acquisition.karama-pass")
+def pass_duke_karama(window: DukeVidalKarama) -> list[str]:
+    return list(window.responders)
 
 
 @rule("duke-vidal.acquisition.karama")
@@ -367,7 +378,7 @@ def answer_karama(snapshot: Snapshot, action: Action, context: Context, trace: T
     if action.type is ActionType.KARAMA_CANCEL:
         prevent(state, str(action.player), str(action.fields["card"]))
         return _answer(state, {"acquired": False, "prevented_by": action.player}, None, trace, context)
-    rest = list(pending.as_(DukeVidalKarama).responders)
+    rest = pass_duke_karama(pending.as_(DukeVidalKarama))
     problem = captive_take_violation(snapshot, context)
     if problem is not None:
         return illegal(snapshot, [problem], trace, context)

@@ -1,26 +1,51 @@
 """Karama answers: `karama-cancel` and `karama-pass` answer whichever Karama window is open.
 
 Two windows take them, Duke Vidal's acquisition and Moritani's retention; one handler sends each
-answer to its window, so no two modules claim the same action.
+answer to its window, so no two modules claim the same action, and an answer while neither is open
+names what is open instead.
 """
 
 from __future__ import annotations
 
 from adjudicator.core.action import Action, Context
-from adjudicator.core.results import Adjudication
+from adjudicator.core.results import Adjudication, Violation
 from adjudicator.core.rulebook import RuleModule
+from adjudicator.core.rulings import found, ruled
 from adjudicator.core.snapshot import Snapshot
+from adjudicator.core.tracing import Trace
 from adjudicator.core.vocabulary import ActionType, DecisionType
 from adjudicator.rules.duke_vidal import answer_karama
 from adjudicator.rules.moritani.retention import karama_response
+
+WINDOWS = (DecisionType.DUKE_VIDAL_KARAMA.value, DecisionType.RETENTION_KARAMA.value)
+
+
+def _window_open(snapshot: Snapshot, action: Action) -> Violation | None:
+    pending = snapshot.pending
+    windows = " or ".join(WINDOWS)
+    if pending is None:
+        return Violation("no-such-decision", f"no Karama window ({windows}) is open: no decision is", "/action/type")
+    if pending.type not in WINDOWS:
+        return Violation(
+            "no-such-decision",
+            f"no Karama window ({windows}) is open: the open decision is {pending.type}",
+            "/action/type",
+        )
+    return None
+
+
+@ruled(found(_window_open))
+def _no_window(snapshot: Snapshot, action: Action, context: Context, trace: Trace) -> Adjudication:
+    raise AssertionError("answered only while no Karama window is open")
 
 
 def karama_answer(snapshot: Snapshot, action: Action, context: Context) -> Adjudication:
     pending = snapshot.pending
     if pending is not None and pending.type == DecisionType.DUKE_VIDAL_KARAMA.value:
         return answer_karama(snapshot, action, context)
-    # any other state: the retention window's answer, which names what is wrong
-    return karama_response(snapshot, action, context)
+    if pending is not None and pending.type == DecisionType.RETENTION_KARAMA.value:
+        return karama_response(snapshot, action, context)
+    return _no_window(snapshot, action, context)
 
 
 DECLARED = RuleModule(

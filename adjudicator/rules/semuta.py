@@ -90,6 +90,12 @@ def take_with_semuta(state: NextSnapshot, faction: str, card: str) -> None:
     state.event("card-taken", "richese.semuta.take", faction=faction, card=card, spent=semuta)
 
 
+@rule("richese.semuta.pass")
+def pass_semuta(queue: list[SemutaBatch]) -> list[SemutaBatch]:
+    head, rest = queue[0], queue[1:]
+    return [head.with_(responders=head.responders[1:]), *rest] if len(head.responders) > 1 else rest
+
+
 @ruled(answers(DecisionType.SEMUTA_OPPORTUNITY.value))
 def answer_semuta(snapshot: Snapshot, action: Action, context: Context, trace: Trace) -> Adjudication:
     assert action.player is not None
@@ -100,11 +106,7 @@ def answer_semuta(snapshot: Snapshot, action: Action, context: Context, trace: T
         queue.pop(0)
         summary: dict[str, Any] = {"taken": action.fields["card"], "by": action.player}
     else:
-        head = queue[0]
-        if len(head.responders) > 1:
-            queue[0] = head.with_(responders=head.responders[1:])
-        else:
-            queue.pop(0)
+        queue = pass_semuta(queue)
         summary = {"passed": action.player}
     queue = _prune(state, queue)
     state.set_semuta_queue(queue)

@@ -239,6 +239,11 @@ def _reserved_karama(snapshot: Snapshot, action: Action) -> Violation | None:
     return None
 
 
+@rule("moritani.retention.karama-pass")
+def pass_retention_karama(record: RetentionRecord) -> RetentionRecord:
+    return record.with_(responders=record.responders[1:])
+
+
 @ruled(found(_reserved_karama), answers(DecisionType.RETENTION_KARAMA.value))
 def karama_response(snapshot: Snapshot, action: Action, context: Context, trace: Trace) -> Adjudication:
     assert action.player is not None
@@ -249,7 +254,7 @@ def karama_response(snapshot: Snapshot, action: Action, context: Context, trace:
         _settle(state, record, None)
         summary = {"retention": {"faction": record.player, "kept": None, "cancelled_by": action.player}}
     else:
-        record = record.with_(responders=record.responders[1:])
+        record = pass_retention_karama(record)
         state.set_retention(record)
         if record.responders:
             summary = {"retention": {"faction": record.player, "declared": record.card, "passed": action.player}}

@@ -116,6 +116,11 @@ def force_winner_cards(state: NextSnapshot, winner: str, karama: str, keep: list
             state.discard_from_plan(winner, slot, "moritani.special-karama.force")
 
 
+@rule("moritani.special-karama.decline")
+def decline_special_karama() -> None:
+    pass
+
+
 @ruled(answers(DecisionType.MORITANI_SPECIAL_KARAMA.value))
 def answer_special_karama(snapshot: Snapshot, action: Action, context: Context, trace: Trace) -> Adjudication:
     state = NextSnapshot(snapshot)
@@ -125,6 +130,8 @@ def answer_special_karama(snapshot: Snapshot, action: Action, context: Context, 
     keep, discard = list(action.fields.get("keep") or ()), list(action.fields.get("discard") or ())
     if karama is not None:
         force_winner_cards(state, winner, str(karama), keep, discard)
+    else:
+        decline_special_karama()
     state.step_done()
     if state.step == DecisionType.WINNER_CARDS.value and not _winner_cards(state, winner):
         state.step_done()  # nothing left for the winner to choose
