@@ -96,8 +96,9 @@ def unmodelled_ghola(snapshot: Snapshot, faction: str, leader: str) -> list[Viol
 
 
 def unmodelled_price(snapshot: Snapshot, faction: str, paying: bool) -> list[Violation]:
-    """The Tleilaxu and their ally revive at half price: not modelled yet, so a paid revival of theirs
-    is answered `not-implemented` rather than charged the full price."""
+    """The Tleilaxu and their ally revive at half price (and Zoal has a price of his own): not modelled
+    yet, so an ordinary revival of theirs is answered `not-implemented` rather than charged a full or
+    a zero price."""
     tleilaxu = snapshot.factions.get(TLEILAXU)
     if paying and tleilaxu is not None and faction in (TLEILAXU, tleilaxu.ally):
         return _not_implemented("the half-price revival of the Tleilaxu and their ally", "/action/player")
@@ -170,7 +171,7 @@ def revive_leader(snapshot: Snapshot, action: Action, context: Context, trace: T
         return illegal(snapshot, unmodelled, trace, context)
     if problems:
         return illegal(snapshot, problems, trace, context)
-    unmodelled = unmodelled_price(snapshot, faction, card is None and price > 0)
+    unmodelled = unmodelled_price(snapshot, faction, card is None)
     if unmodelled:
         return illegal(snapshot, unmodelled, trace, context)
     next_state = NextSnapshot(snapshot)
