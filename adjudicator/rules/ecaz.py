@@ -231,6 +231,13 @@ def trigger_tleilaxu_ambassador(snapshot: Snapshot, action: Action, context: Con
     return resolved(state.outcome({"ecaz_ambassador": summary}), None, (), trace, context)
 
 
+@rule("ecaz.ambassador.explosion")
+def ambassadors_return_to_ecaz(state: NextSnapshot, territory: str) -> None:
+    for token in state.ambassadors_in(territory):
+        state.remove_ambassador(token, territory)
+        state.event("ambassador-returned", "ecaz.ambassador.explosion", token=token, territory=territory)
+
+
 DECLARED = RuleModule(
     handlers={
         ActionType.TRIGGER_ECAZ_AMBASSADOR: trigger_ecaz_ambassador,

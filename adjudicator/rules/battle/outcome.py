@@ -17,6 +17,7 @@ from adjudicator.core.vocabulary import DUKE, BattleResult, DecisionType, DukeSt
 from adjudicator.rules.battle.plans import forces_in, strength_halves
 from adjudicator.rules.battle.resolution import Resolution, Side, _leader_strength, _survives
 from adjudicator.rules.cards import can_retain_battle_card
+from adjudicator.rules.ecaz import ambassadors_return_to_ecaz
 from adjudicator.rules.harkonnen import (
     DUKE_CAPTURE_QUESTION,
     captive_duke_returns,
@@ -189,6 +190,8 @@ def apply_resolution(
             state.forces_to_tanks(faction, territory, "battle.explosion.lasgun-shield")
         state.advisors_to_tanks(territory, "battle.explosion.lasgun-shield")
         state.spice_destroyed(territory, "battle.explosion.lasgun-shield")
+        if state.ambassadors_in(territory):
+            ambassadors_return_to_ecaz(state, territory)
     if res.result is BattleResult.DOUBLE_TRAITOR and not res.explosion:
         for faction in (battle.aggressor, battle.defender):
             state.forces_to_tanks(faction, territory, "battle.traitor.double")

@@ -92,6 +92,10 @@ class CustodyState(WorkingCopy):
             a for a in self.wire.get("ambassadors", ()) if not (a["token"] == token and a["territory"] == territory)
         ]
 
+    def ambassadors_in(self, territory: str) -> tuple[str, ...]:
+        """The Ambassador tokens placed in a territory."""
+        return tuple(a["token"] for a in self.wire.get("ambassadors", ()) if a["territory"] == territory)
+
     def form_alliance(self, first: str, second: str) -> None:
         self.wire["factions"][first]["ally"] = second
         self.wire["factions"][second]["ally"] = first
