@@ -23,13 +23,9 @@ from adjudicator.core.tracing import Trace, rule
 from adjudicator.core.vocabulary import ActionType, DecisionType, FactionId
 from adjudicator.rules.battle.plans import (
     _eligible_leaders,
-    card_slot_violations,
-    dial_violations,
     forces_in,
-    kwisatz_haderach_violations,
-    leader_violations,
+    plan_problems,
     strength_halves,
-    support_violations,
     supportable_forces,
 )
 from adjudicator.rules.cards import UNSUPPORTED_IN_PLANS, is_leader_substitute
@@ -40,18 +36,6 @@ LOCK = ActionType.LOCK_BATTLE_PLAN.value
 
 def _opponent(battle: Battle, faction: str) -> str:
     return battle.defender if faction == battle.aggressor else battle.aggressor
-
-
-def plan_problems(snapshot: Snapshot, battle: Battle, faction: str, plan: Plan) -> list[Violation]:
-    """Every rule a single plan breaks (the same checks a locked plan goes through)."""
-    found = leader_violations(snapshot, battle, faction, plan)
-    found += card_slot_violations(faction, plan)
-    found += dial_violations(snapshot, battle, faction, plan)
-    if plan.spice:
-        found += support_violations(snapshot, battle, faction, plan)
-    if plan.kwisatz_haderach:
-        found += kwisatz_haderach_violations(snapshot, battle, faction, plan)
-    return found
 
 
 def limits(snapshot: Snapshot, battle: Battle, faction: str) -> tuple[int | float, int]:

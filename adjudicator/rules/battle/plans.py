@@ -403,18 +403,23 @@ def unsupported_cards(battle: Battle) -> list[Violation]:
     return found
 
 
+def plan_problems(snapshot: Snapshot, battle: Battle, faction: str, plan: Plan) -> list[Violation]:
+    """Every rule a single plan breaks (the same checks a locked plan goes through)."""
+    found = leader_violations(snapshot, battle, faction, plan)
+    found += card_slot_violations(faction, plan)
+    found += dial_violations(snapshot, battle, faction, plan)
+    if plan.spice:
+        found += support_violations(snapshot, battle, faction, plan)
+    if plan.kwisatz_haderach:
+        found += kwisatz_haderach_violations(snapshot, battle, faction, plan)
+    return found
+
+
 def plan_violations(snapshot: Snapshot, battle: Battle) -> list[Violation]:
     """Every problem with the locked plans, in plan order (aggressor first)."""
     found = unsupported_cards(battle)
     for faction in (battle.aggressor, battle.defender):
-        plan = battle.plans[faction]
-        found += leader_violations(snapshot, battle, faction, plan)
-        found += card_slot_violations(faction, plan)
-        found += dial_violations(snapshot, battle, faction, plan)
-        if plan.spice:
-            found += support_violations(snapshot, battle, faction, plan)
-        if plan.kwisatz_haderach:
-            found += kwisatz_haderach_violations(snapshot, battle, faction, plan)
+        found += plan_problems(snapshot, battle, faction, battle.plans[faction])
     if battle.traitor_calls:
         found += traitor_call_violations(snapshot, battle)
     if battle.poison_tooth_withheld:
