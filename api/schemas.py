@@ -522,6 +522,12 @@ class ViewLeaderStateSchema(LeaderStateSchema):
 
 
 class ViewFactionSchema(FactionSchema):
+    spice = count_field(
+        10000,
+        "spice behind the shield; null when hidden (another faction's, or any for a spectator)",
+        required=True,
+        allow_none=True,
+    )
     hand = fields.List(id_field("card id"), allow_none=True, metadata={"description": "null when hidden"})
     traitors = fields.List(id_field("leader id"), allow_none=True, metadata={"description": "null when hidden"})
     hand_count = StrictInteger(metadata={"description": "in a redacted view: how many Treachery cards it holds"})

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import copy
+import re
+from collections.abc import Iterator
 from typing import Any
 
 from flask.testing import FlaskClient
@@ -154,6 +156,9 @@ def test_a_view_contains_no_card_of_another_faction(snapshot: dict[str, Any], da
         assert shown["traitor_count"] == len(state["traitors"])
         if faction == viewer:
             assert shown["hand"] == state["hand"] and shown["traitors"] == state["traitors"]
+            assert shown["spice"] == state["spice"]
+        else:
+            assert shown["spice"] is None
 
 
 @settings(
@@ -284,3 +289,107 @@ def test_a_private_event_keeps_only_what_happened_for_other_viewers() -> None:
     }
     public = {"type": "traitor-returned", "faction": "harkonnen", "card": "bashar", "rule": "skills.rihani.exchange"}
     assert redact_event(public, "atreides") == public
+
+
+# --- spice behind the shield (rule secrecy.spice) ----------------------------------------------------
+
+# violation codes whose answer tells whether the acting faction holds enough spice (a revealed plan's
+# `support-exceeds-spice` is a public failure to pay, but its message must not count what is left)
+SPICE_CODES = frozenset({"cannot-pay", "not-enough-spice"})
+COUNTED = re.compile(r"\b(has|holds) \d+ spice")
+# decision type -> the keys that count the deciding faction's spice
+SPICE_DECISION_KEYS = {"battle-plan": ("dial_max", "spice_max")}
+
+
+def _walk(tree: Any) -> Iterator[dict[str, Any]]:
+    if isinstance(tree, dict):
+        yield tree
+        for value in tree.values():
+            yield from _walk(value)
+    elif isinstance(tree, list):
+        for value in tree:
+            yield from _walk(value)
+
+
+def spice_leaks(body: dict[str, Any], viewer: str | None, actor: str | None = None) -> list[str]:
+    """Every place where `viewer`'s answer shows, or lets it count, another faction's spice behind the
+    shield: a snapshot's spice, a battle plan's limits, an Extortion payer's options, a spice violation."""
+    leaks = []
+    for part in _walk(body):
+        if part.get("format") == "dune-snapshot/1":
+            leaks += [f"{fid}/spice" for fid, f in part["factions"].items() if fid != viewer and f["spice"] is not None]
+        if part.get("player") != viewer:
+            leaks += [
+                f"{part['type']}/{key}" for key in SPICE_DECISION_KEYS.get(str(part.get("type")), ()) if key in part
+            ]
+        if "payer" in part and ({"balance", "spice", "held"} & set(part)):
+            leaks.append(f"event {part['type']} carries a balance")
+    following = body.get("next") or {}
+    decision = following.get("decision") or {}
+    if decision.get("type") == "extortion-payment" and decision.get("player") != viewer and following["options"]:
+        leaks.append("extortion-payment options")
+    if actor != viewer:
+        leaks += [f"violation {v['code']}" for v in body.get("violations", ()) if v["code"] in SPICE_CODES]
+        leaks += [
+            f"violation {v['code']} counts spice" for v in body.get("violations", ()) if COUNTED.search(v["message"])
+        ]
+    return leaks
+
+
+def _fixture_snapshots() -> Iterator[tuple[str, str, dict[str, Any]]]:
+    from adjudicator.scenarios import load_scenarios
+
+    for scenario in load_scenarios():
+        body = scenario.request_for(None)
+        snapshot = body.get("snapshot") if isinstance(body, dict) else None
+        if scenario.method != "GET" and isinstance(snapshot, dict) and isinstance(snapshot.get("factions"), dict):
+            yield scenario.id, scenario.path, dict(body)
+
+
+def test_no_fixture_answer_shows_another_factions_spice(client: FlaskClient) -> None:
+    """Every fixture's snapshot as each viewer and a spectator sees it, and every ruling fixture asked by
+    each faction of its game: a viewer sees its own spice, never another's, nor what would count it."""
+    checked = 0
+    for scenario_id, path, body in _fixture_snapshots():
+        snapshot = body["snapshot"]
+        viewers: list[str | None] = [None, *sorted(snapshot["factions"])]
+        for viewer in viewers:
+            response = client.post("/v1/views", json={"snapshot": snapshot, "viewer": viewer})
+            if response.status_code != 200:  # fixtures of invalid snapshots
+                continue
+            answer = response.get_json()
+            assert spice_leaks(answer, viewer) == [], (scenario_id, viewer)
+            if viewer is not None:
+                assert answer["snapshot"]["factions"][viewer]["spice"] == snapshot["factions"][viewer]["spice"]
+            checked += 1
+            if path != "/v1/rulings" or viewer is None:
+                continue
+            actor = (body.get("action") or {}).get("player")
+            response = client.post(path, json={**body, "viewer": viewer})
+            if response.status_code != 200:  # fixtures of malformed requests
+                continue
+            assert spice_leaks(response.get_json(), viewer, actor) == [], (scenario_id, viewer)
+            checked += 1
+    assert checked > 1000
+
+
+def test_the_spice_check_finds_a_leak() -> None:
+    """The check above is not vacuous: an unredacted snapshot, a plan's limits, a payer's options and
+    a spice violation each count as a leak for another viewer, and none for their owner."""
+    snapshot = {"format": "dune-snapshot/1", "factions": {"atreides": {"spice": 4}, "harkonnen": {"spice": None}}}
+    assert spice_leaks({"snapshot": snapshot}, "harkonnen") == ["atreides/spice"]
+    assert spice_leaks({"snapshot": snapshot}, "atreides") == []
+    plan = {"type": "battle-plan", "player": "atreides", "dial_max": 5.5, "spice_max": 3}
+    assert spice_leaks({"next": {"decision": plan, "options": []}}, "harkonnen") == [
+        "battle-plan/dial_max",
+        "battle-plan/spice_max",
+    ]
+    assert spice_leaks({"next": {"decision": plan, "options": []}}, "atreides") == []
+    asked = {"type": "extortion-payment", "player": "atreides", "amount": 3}
+    body = {"next": {"decision": asked, "options": [{"type": "pay-extortion", "player": "atreides"}]}}
+    assert spice_leaks(body, "harkonnen") == ["extortion-payment options"]
+    violation = {"code": "not-enough-spice", "message": "", "path": "/action/leader", "rule": None}
+    assert spice_leaks({"violations": [violation]}, "harkonnen", actor="atreides") == ["violation not-enough-spice"]
+    assert spice_leaks({"violations": [violation]}, "atreides", actor="atreides") == []
+    counted = {"code": "support-exceeds-spice", "message": "atreides has 4 spice", "path": "/x", "rule": None}
+    assert spice_leaks({"violations": [counted]}, "harkonnen") == ["violation support-exceeds-spice counts spice"]

@@ -23,6 +23,18 @@ def redact_hands_and_traitors(wire: dict[str, Any], viewer: str | None, redacted
             redacted.append(f"/snapshot/factions/{fid}/traitors")
 
 
+@rule("secrecy.spice")
+def spice_hidden(holder: str | None, viewer: str | None) -> bool:
+    return holder != viewer
+
+
+def redact_spice(wire: dict[str, Any], viewer: str | None, redacted: list[str]) -> None:
+    for fid, faction in wire["factions"].items():
+        if spice_hidden(fid, viewer):
+            faction["spice"] = None
+            redacted.append(f"/snapshot/factions/{fid}/spice")
+
+
 @rule("secrecy.face-dancers")
 def redact_face_dancers(wire: dict[str, Any], viewer: str | None, redacted: list[str]) -> None:
     if wire.get("traitor_deck") is not None:
@@ -84,10 +96,17 @@ _PRIVATE_DECISION_KEYS = {
     # the decision itself is public; its options show whether the winner's leader is a Face Dancer
     "face-dancer-reveal": (),
     "rihani-draw-offer": ("eligible",),
-    # the options show Moritani's hidden supply, or whether the payer holds 3 spice
+    # the options show Moritani's hidden supply
     "terror-placement": (),
-    "extortion-payment": (),
     "rihani-exchange": ("drawn", "eligible"),
+}
+
+# decision type -> the keys that show how much spice the deciding faction holds (secrecy.spice)
+_SPICE_DECISION_KEYS = {
+    # the highest dial and support count the spice it can pay; its options name cards in its hand
+    "battle-plan": ("dial_max", "spice_max"),
+    # the options show whether the payer holds 3 spice
+    "extortion-payment": (),
 }
 
 
@@ -95,12 +114,14 @@ def decision_is_private(decision: dict[str, Any] | None, viewer: str | None) -> 
     return (
         decision is not None
         and decision.get("player") != viewer
-        and (decision.get("type") in _PRIVATE_DECISION_KEYS or decision.get("type") == "battle-plan")
+        and (decision.get("type") in _PRIVATE_DECISION_KEYS or decision.get("type") in _SPICE_DECISION_KEYS)
     )
 
 
-# actions whose legality shows what the acting faction holds in secret (which Terror token lies where)
-HIDDEN_LEGALITY = frozenset({"reveal-extortion"})
+# actions whose legality shows what the acting faction holds in secret: which Terror token lies where;
+# whether a reviver holds the spice (or the Ghola card) its revival needs
+HIDDEN_LEGALITY = frozenset({"reveal-extortion", "revive-leader"})
+_SPICE_LEGALITY = frozenset({"revive-leader"})
 
 
 @rule("secrecy.private-answers")
@@ -114,10 +135,19 @@ def private_answer_violations(
         return []
     if not hidden_action and pending is not None and not decision_is_private(pending.to_dict(), viewer):
         return []
+    if action_type in _SPICE_LEGALITY or (
+        not hidden_action and pending is not None and pending.type in _SPICE_DECISION_KEYS
+    ):
+        spice_hidden(player, viewer)
+    what = (
+        f"whether {player} may do this shows what it holds"
+        if hidden_action
+        else f"this answers {player}'s private decision"
+    )
     return [
         Violation(
             "hidden-from-viewer",
-            f"this answers {player}'s private decision: only {player}, or a referee with no viewer, can have it ruled",
+            f"{what}: only {player}, or a referee with no viewer, can have it ruled",
             "/viewer",
             "secrecy.private-answers",
         )
@@ -126,7 +156,10 @@ def private_answer_violations(
 
 @rule("secrecy.decisions")
 def redact_decision(decision: dict[str, Any], viewer: str | None, where: str, redacted: list[str]) -> dict[str, Any]:
-    hidden = _PRIVATE_DECISION_KEYS.get(str(decision.get("type")), ())
+    kind = str(decision.get("type"))
+    hidden = _PRIVATE_DECISION_KEYS.get(kind, ())
+    if kind in _SPICE_DECISION_KEYS and spice_hidden(decision.get("player"), viewer):
+        hidden = (*hidden, *_SPICE_DECISION_KEYS[kind])
     for key in hidden:
         if key in decision:
             redacted.append(f"{where}/{key}")
@@ -166,6 +199,7 @@ def redact(snapshot: Snapshot, viewer: str | None) -> tuple[dict[str, Any], list
     wire["seed"] = None
     redacted: list[str] = ["/snapshot/seed"]
     redact_hands_and_traitors(wire, viewer, redacted)
+    redact_spice(wire, viewer, redacted)
     if snapshot.traitor_deck is not None or any(f.face_dancers for f in snapshot.factions.values()):
         redact_face_dancers(wire, viewer, redacted)
     if snapshot.terror is not None:

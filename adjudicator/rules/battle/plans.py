@@ -295,7 +295,8 @@ def support_violations(snapshot: Snapshot, battle: Battle, faction: str, plan: P
         found.append(
             Violation(
                 "support-exceeds-spice",
-                f"{faction} has {snapshot.factions[faction].spice} spice",
+                # no count: a revealed plan's failed payment is public, what is left behind the shield is not
+                f"{faction} holds less spice than this support",
                 _plan_path(faction, "spice"),
                 rule_id,
             )
