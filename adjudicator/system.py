@@ -27,7 +27,16 @@ from adjudicator.rules import (
     tleilaxu,
     turn,
 )
-from adjudicator.rules.battle import cleanup, outcome, plan_decision, plans, preconditions, resolution, ruling
+from adjudicator.rules.battle import (
+    cleanup,
+    outcome,
+    plan_decision,
+    plans,
+    preconditions,
+    resolution,
+    ruling,
+    sectors,
+)
 from adjudicator.rules.moritani import extortion, retention, special
 
 RULE_MODULES: tuple[ModuleType, ...] = (
@@ -35,6 +44,7 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     plans,
     plan_decision,
     preconditions,
+    sectors,
     resolution,
     outcome,
     cleanup,

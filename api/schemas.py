@@ -304,6 +304,16 @@ class ResolutionSchema(Schema):
 
 class BattleSchema(Schema):
     territory = id_field("territory id", required=True)
+    sectors = fields.List(
+        BoundedInteger(0, 17),
+        validate=validate.Length(min=1, max=18),
+        metadata={
+            "description": "the sectors of the territory this battle covers, all on one side of the storm "
+            "(optional; absent: the whole territory, or the one side of a storm-divided territory where both "
+            "combatants have forces; required where the storm divides the territory and both sides could "
+            "battle on each side of it)"
+        },
+    )
     aggressor = faction_field(required=True)
     defender = faction_field(required=True)
     plans = fields.Dict(

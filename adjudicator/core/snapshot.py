@@ -347,6 +347,7 @@ class Battle:
     poison_tooth_withheld: tuple[str, ...]
     revealed: bool = True
     resolution: Resolution | None = None  # set once resolved, while cleanup decisions remain
+    sectors: tuple[int, ...] | None = None  # the sectors it covers; None: the whole territory
 
     @classmethod
     def from_dict(cls, raw: Mapping[str, Any]) -> Battle:
@@ -359,11 +360,13 @@ class Battle:
             poison_tooth_withheld=tuple(raw.get("poison_tooth_withheld", ())),
             revealed=bool(raw.get("revealed", True)),
             resolution=None if raw.get("resolution") is None else Resolution.from_wire(raw["resolution"]),
+            sectors=None if raw.get("sectors") is None else tuple(int(x) for x in raw["sectors"]),
         )
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "territory": self.territory,
+            **({} if self.sectors is None else {"sectors": list(self.sectors)}),
             "aggressor": self.aggressor,
             "defender": self.defender,
             "plans": {k: v.to_dict() for k, v in self.plans.items()},

@@ -40,7 +40,8 @@ from adjudicator.core.vocabulary import (
     Phase,
     TerritoryType,
 )
-from adjudicator.rules.battle.preconditions import STORM_QUESTION, _sector_groups, storm_sector_battle
+from adjudicator.rules.battle.preconditions import STORM_QUESTION, storm_sector_battle
+from adjudicator.rules.battle.sectors import sector_groups
 from adjudicator.rules.moritani.retention import held_karamas
 from adjudicator.rules.state import NextSnapshot, duke_in_custody
 
@@ -60,7 +61,7 @@ def battle_exclusion(snapshot: Snapshot, territory: str, opponent: str, interpre
         in_storm = any(snapshot.storm_sector in placed for placed in sectors.values())
         if in_storm and not storm_sector_battle(choice_of(interpretations, STORM_QUESTION)):
             return "in-storm"
-        groups = _sector_groups(place.sectors, snapshot.storm_sector)
+        groups = sector_groups(place.sectors, snapshot.storm_sector)
         if not in_storm and not any(g & sectors[MORITANI] and g & sectors[opponent] for g in groups):
             return "storm-separated"
     return None

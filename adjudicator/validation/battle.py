@@ -12,10 +12,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
+from adjudicator.core.catalog import Territory
 from adjudicator.core.decisions import CaptureDecision, FaceDancerReveal, SemutaOpportunity, WinnerCardsDecision
 from adjudicator.core.records import Resolution
+from adjudicator.core.snapshot import Battle
 from adjudicator.core.vocabulary import DecisionType, DukeStatus, FactionId, TerritoryType
-from adjudicator.rules.cards import can_retain_battle_card
+from adjudicator.rules.battle.sectors import combatant_sectors, contested_sides, sector_groups
+from adjudicator.rules.cards import can_retain_battle_card, is_leader_substitute
 from adjudicator.rules.harkonnen import draw_captive
 from adjudicator.rules.semuta import semuta_cards
 from adjudicator.rules.tleilaxu import face_dancer_opportunity, winner_forces, winner_leader
@@ -44,6 +47,8 @@ class BattleChecks(Checker):
         territory = self.area(battle.territory, "battle", "territory")
         if territory is not None and territory.type is TerritoryType.POLAR_SINK:
             self.add("no-battle-in-polar-sink", "no battles occur in the Polar Sink", "battle", "territory")
+        if territory is not None:
+            self.battle_sectors(battle, territory)
         combatants = (battle.aggressor, battle.defender)
         for role in ("aggressor", "defender"):
             fid = getattr(battle, role)
@@ -110,6 +115,63 @@ class BattleChecks(Checker):
             if len(set(values)) != len(values):
                 self.add("duplicate", "a faction is listed twice", "battle", key)
 
+    def battle_sectors(self, battle: Battle, territory: Territory) -> None:
+        """The sectors a battle covers: of its territory, outside the storm, one whole side of it, with
+        forces of both combatants (until it is resolved); named where the storm divides the territory
+        and both sides hold forces of both combatants."""
+        storm = self.s.storm_sector
+        if battle.sectors is None:
+            sides = contested_sides(self.s, battle)
+            if sides is not None and len(sides) > 1:
+                self.add(
+                    "battle-sectors-required",
+                    f"the storm divides {territory.id} and both combatants have forces on each side of it"
+                    f" (sides {[sorted(side) for side in sides]}): name the battle's sectors",
+                    "battle",
+                    "sectors",
+                )
+            return
+        if not territory.has_sectors:
+            self.add("sector-not-allowed", f"{territory.id} has no sectors: omit 'sectors'", "battle", "sectors")
+            return
+        if len(set(battle.sectors)) != len(battle.sectors):
+            self.add("duplicate", "a sector is listed twice", "battle", "sectors")
+        named = set(battle.sectors)
+        for i, sector in enumerate(battle.sectors):
+            if sector not in territory.sectors:
+                self.add(
+                    "sector-outside-territory",
+                    f"sector {sector} is not part of {territory.id} (sectors {list(territory.sectors)})",
+                    "battle",
+                    "sectors",
+                    i,
+                )
+            elif sector == storm:
+                self.add("sector-under-storm", f"sector {sector} is under the storm", "battle", "sectors", i)
+        if not named <= set(territory.sectors) or storm in named:
+            return
+        sides = sector_groups(territory.sectors, storm)
+        if named not in sides:
+            self.add(
+                "sectors-not-one-side",
+                "a battle covers the sectors of one side of the storm, all of them"
+                f" (sides {[sorted(side) for side in sides]})",
+                "battle",
+                "sectors",
+            )
+            return
+        if battle.resolution is not None:
+            return  # the loser's forces have left by now
+        placed = combatant_sectors(self.s, battle)
+        for fid in (battle.aggressor, battle.defender):
+            if placed.get(fid) and not placed[fid] & named:
+                self.add(
+                    "no-forces-in-battle-sectors",
+                    f"{fid} has no forces in sectors {sorted(named)}",
+                    "battle",
+                    "sectors",
+                )
+
     def battle_cleanup_decision(self) -> None:
         current = self.battle_step_answered()
         if current is None:
@@ -133,6 +195,8 @@ class BattleChecks(Checker):
                     self.add(
                         "card-not-where-decision-says", f"{card} is not in the winner's plan", "pending", "eligible", i
                     )
+                elif by_traitor and is_leader_substitute(card):
+                    continue  # offered under one reading of question traitor-winner-cheap-hero
                 elif not can_retain_battle_card(card, used=card in used, decided_by_traitor=by_traitor):
                     self.add("card-not-eligible", f"{card} cannot be kept by the winner", "pending", "eligible", i)
         if decision.type == DecisionType.HARKONNEN_CAPTURE:

@@ -14,7 +14,8 @@ from adjudicator.core.rulings import answers, ruled
 from adjudicator.core.snapshot import Decision, Snapshot
 from adjudicator.core.tracing import Trace, rule
 from adjudicator.core.vocabulary import ActionType, DecisionType
-from adjudicator.rules.battle.outcome import casualty_options, winner_loses_dialed
+from adjudicator.rules.battle.outcome import WINNER_SLOTS, casualty_options, winner_loses_dialed
+from adjudicator.rules.battle.sectors import battle_sectors
 from adjudicator.rules.state import NextSnapshot, finish
 
 
@@ -27,7 +28,7 @@ def choose_casualties(snapshot: Snapshot, action: Action, context: Context, trac
     assert snapshot.battle is not None and action.player is not None
     state = NextSnapshot(snapshot)
     regular, elite = int(action.fields["regular"]), int(action.fields["elite"])
-    winner_loses_dialed(state, action.player, snapshot.battle.territory, regular, elite)
+    winner_loses_dialed(state, action.player, snapshot.battle.territory, regular, elite, battle_sectors(snapshot))
     state.step_done()
     summary = {"casualties": {"faction": action.player, "regular": regular, "elite": elite}}
     return finish(snapshot, state, {"battle": summary}, trace, context)
@@ -35,7 +36,9 @@ def choose_casualties(snapshot: Snapshot, action: Action, context: Context, trac
 
 @rule("battle.cards.winner-keeps-or-discards")
 def keep_or_discard(state: NextSnapshot, winner: str, keep: list[str]) -> None:
-    for slot in ("weapon", "defense"):
+    for slot in WINNER_SLOTS:
+        if state.plan_card(winner, slot) is None:
+            continue
         if state.plan_card(winner, slot) in keep:
             state.return_to_hand(winner, slot, "battle.cards.winner-keeps-or-discards")
         else:
@@ -79,7 +82,7 @@ def _casualties_decision(state: NextSnapshot) -> dict[str, Any]:
 def _winner_cards_decision(state: NextSnapshot) -> dict[str, Any]:
     winner = state.winner
     assert winner is not None
-    eligible = state.cards_in_plan(winner)
+    eligible = state.cards_in_plan(winner, WINNER_SLOTS)
     # written as a plain dict, key for key `WinnerCardsDecision`: resolve-battle opens it on its hot path
     return {
         "type": DecisionType.WINNER_CARDS.value,

@@ -16,6 +16,7 @@ from adjudicator.core.tracing import rule
 from adjudicator.core.vocabulary import DUKE, BattleResult, DecisionType, DukeStatus, FactionId
 from adjudicator.rules.battle.plans import forces_in, strength_halves
 from adjudicator.rules.battle.resolution import Resolution, Side, _leader_strength, _survives
+from adjudicator.rules.battle.sectors import battle_sectors, loser_loss_sectors
 from adjudicator.rules.cards import can_retain_battle_card
 from adjudicator.rules.ecaz import ambassadors_return_to_ecaz
 from adjudicator.rules.harkonnen import (
@@ -43,6 +44,25 @@ from adjudicator.rules.skills import (
 from adjudicator.rules.state import NextSnapshot, in_cleanup_order
 from adjudicator.rules.tleilaxu import face_dancer_step
 
+TRAITOR_CHEAP_HERO_QUESTION = "traitor-winner-cheap-hero"
+TRAITOR_KH_QUESTION = "traitor-winner-kwisatz-haderach"
+WINNER_SLOTS = ("cheap_hero", "weapon", "defense")  # a Cheap Hero is left in the plan only to be offered
+
+
+@rule("battle.traitor.winner-cheap-hero")
+def traitor_winner_keeps_cheap_hero(choice: str) -> bool:
+    return choice == "may-keep"
+
+
+@rule("battle.traitor.winner-kwisatz-haderach")
+def traitor_win_spends_kwisatz_haderach(choice: str) -> bool:
+    return choice == "used"
+
+
+@rule("battle.traitor.winner-leader-returns")
+def traitor_winner_leader_returns(leader: str | None) -> None:
+    pass
+
 
 def traitor_card_called(state: NextSnapshot, caller: str, leader: str | None) -> None:
     """A Traitor card called is recorded as used (`called_traitors`): it can no longer be exchanged."""
@@ -56,8 +76,8 @@ def bounty(killed: list[tuple[str, int, str]]) -> int:
 
 
 @rule("battle.losses.loser-all")
-def loser_loses_everything(state: NextSnapshot, loser: str, territory: str) -> None:
-    state.forces_to_tanks(loser, territory, "battle.losses.loser-all")
+def loser_loses_everything(state: NextSnapshot, loser: str, territory: str, sectors: frozenset[int] | None) -> None:
+    state.forces_to_tanks(loser, territory, "battle.losses.loser-all", sectors=sectors)
 
 
 @rule("battle.cards.loser-discards")
@@ -118,8 +138,12 @@ def cyborgs_lost_as_dialed() -> None:
 
 
 @rule("battle.losses.winner-dialed")
-def winner_loses_dialed(state: NextSnapshot, winner: str, territory: str, regular: int, elite: int) -> None:
-    state.forces_to_tanks(winner, territory, "battle.losses.winner-dialed", regular=regular, elite=elite)
+def winner_loses_dialed(
+    state: NextSnapshot, winner: str, territory: str, regular: int, elite: int, sectors: frozenset[int] | None
+) -> None:
+    state.forces_to_tanks(
+        winner, territory, "battle.losses.winner-dialed", regular=regular, elite=elite, sectors=sectors
+    )
 
 
 def _summary(
@@ -130,11 +154,13 @@ def _summary(
     paid: dict[str, int],
     lost: dict[str, dict[str, int]],
 ) -> dict[str, Any]:
+    covered = battle_sectors(snapshot)
     return {
         "result": res.result.value,
         "winner": res.winner,
         "loser": res.loser,
         "territory": battle.territory,
+        **({} if covered is None else {"sectors": sorted(covered)}),
         "totals": {f: halves_to_number(t) for f, t in res.totals.items()},
         "quote": res.quote,
         "leaders_killed": killed,
@@ -148,6 +174,9 @@ def apply_resolution(
 ) -> tuple[dict[str, Any], NextSnapshot]:
     state = NextSnapshot(snapshot)
     territory = battle.territory
+    covered = battle_sectors(snapshot)
+    if covered is not None and battle.sectors is None:
+        state.cover_sectors(covered)
     sides = res.sides
     killed: list[tuple[str, int, str]] = []  # leader, strength, cause
 
@@ -164,6 +193,8 @@ def apply_resolution(
     if res.result is BattleResult.SINGLE_TRAITOR:
         assert res.winner is not None and res.loser is not None
         kill(sides[res.loser], "battle.traitor.single")
+        if sides[res.winner].plan.leader is not None:
+            traitor_winner_leader_returns(sides[res.winner].plan.leader)
         strength = _leader_strength(snapshot, sides[res.loser])
         state.pay_from_bank(res.winner, strength, "battle.traitor.single", "traitor")
         paid[res.winner] = strength
@@ -194,9 +225,10 @@ def apply_resolution(
             ambassadors_return_to_ecaz(state, territory)
     if res.result is BattleResult.DOUBLE_TRAITOR and not res.explosion:
         for faction in (battle.aggressor, battle.defender):
-            state.forces_to_tanks(faction, territory, "battle.traitor.double")
+            lost_in = loser_loss_sectors(snapshot, faction, context)
+            state.forces_to_tanks(faction, territory, "battle.traitor.double", sectors=lost_in)
     if res.loser is not None:
-        loser_loses_everything(state, res.loser, territory)
+        loser_loses_everything(state, res.loser, territory, loser_loss_sectors(snapshot, res.loser, context))
 
     # support spice, and the cards of the sides without a win (Moritani's ally keeps its own reserved)
     retention = retention_step(
@@ -218,7 +250,10 @@ def apply_resolution(
     # the Kwisatz Haderach
     atreides_plan = battle.plans.get(FactionId.ATREIDES.value)
     if atreides_plan is not None and atreides_plan.kwisatz_haderach:
-        state.kwisatz_haderach_fought(territory)
+        if res.result is not BattleResult.SINGLE_TRAITOR or traitor_win_spends_kwisatz_haderach(
+            context.choice(TRAITOR_KH_QUESTION)
+        ):
+            state.kwisatz_haderach_fought(territory)
         if res.explosion:
             state.kwisatz_haderach_to_tanks()
             state.event("kwisatz-haderach-killed", "battle.explosion.lasgun-shield")
@@ -229,20 +264,28 @@ def apply_resolution(
     if res.winner is not None:
         winner_plan = battle.plans[res.winner]
         decided_by_traitor = res.result is BattleResult.SINGLE_TRAITOR
-        for slot in ("cheap_hero", "weapon", "defense"):
+        for slot in WINNER_SLOTS:
             card = getattr(winner_plan, slot)
+            if card is None:
+                continue
+            if (
+                slot == "cheap_hero"
+                and decided_by_traitor
+                and traitor_winner_keeps_cheap_hero(context.choice(TRAITOR_CHEAP_HERO_QUESTION))
+            ):
+                continue  # offered with the winner's other cards
             used = card in res.used_cards
-            if card is not None and not can_retain_battle_card(card, used=used, decided_by_traitor=decided_by_traitor):
+            if not can_retain_battle_card(card, used=used, decided_by_traitor=decided_by_traitor):
                 state.discard_from_plan(res.winner, slot, "battle.cards.winner-may-keep")
         if res.result is BattleResult.DECIDED:
             options = casualty_options(snapshot, battle, res.winner)
             if len(options) == 1:
-                winner_loses_dialed(state, res.winner, territory, **options[0])
+                winner_loses_dialed(state, res.winner, territory, **options[0], sectors=covered)
             else:
                 needed.add(DecisionType.BATTLE_CASUALTIES.value)
         if special_karama_step(snapshot, state, res.winner, res.loser):
             needed.add(DecisionType.MORITANI_SPECIAL_KARAMA.value)
-        remaining = state.cards_in_plan(res.winner)
+        remaining = state.cards_in_plan(res.winner, WINNER_SLOTS)
         if remaining:
             needed.add(DecisionType.WINNER_CARDS.value)
         # the winner's skills, before Moritani's retention, the capture and a Face Dancer
@@ -369,6 +412,8 @@ def duke_capture_open(snapshot: Snapshot, battle: Battle, res: Resolution) -> bo
 DECLARED = RuleModule(
     implements={
         "cyborg-losses": ("as-dialed",),
+        TRAITOR_CHEAP_HERO_QUESTION: ("discarded", "may-keep"),
+        TRAITOR_KH_QUESTION: ("used", "not-used"),
         LOAN_TENURE_QUESTION: ("one-battle", "whole-turn"),
         UNUSED_CAPTURE_QUESTION: ("not-in-pool", "in-pool"),
     },

@@ -14,12 +14,13 @@ from adjudicator.core.rulebook import RuleModule
 from adjudicator.core.snapshot import Battle, Plan, Snapshot
 from adjudicator.core.tracing import rule
 from adjudicator.core.vocabulary import DUKE, DukeStatus, FactionId, LeaderStatus
+from adjudicator.rules.battle.sectors import battle_sectors
 from adjudicator.rules.cards import UNSUPPORTED_IN_PLANS, is_leader_substitute
 
 
 @dataclass(frozen=True, slots=True)
 class Forces:
-    """A faction's forces in the battle territory (all sectors together)."""
+    """A faction's forces in the battle (the sectors it covers together)."""
 
     regular: int
     elite: int
@@ -35,12 +36,20 @@ def supportable_forces(snapshot: Snapshot, faction: str, territory: str) -> int:
 
 
 def forces_in(snapshot: Snapshot, faction: str, territory: str) -> Forces:
+    """A faction's forces in the territory; in the battle's territory, only those in the sectors the
+    battle covers (forces on the other side of the storm do not battle)."""
     key = ("forces-in", faction, territory)
     found: Forces | None = snapshot.memo.get(key)
     if found is None:
         regular = elite = 0
+        battle = snapshot.battle
+        covered = battle_sectors(snapshot) if battle is not None and battle.territory == territory else None
         for stack in snapshot.forces:
-            if stack.faction == faction and stack.territory == territory:
+            if (
+                stack.faction == faction
+                and stack.territory == territory
+                and (covered is None or stack.sector in covered)
+            ):
                 regular += stack.regular
                 elite += stack.elite
         found = snapshot.memo[key] = Forces(regular, elite)

@@ -12,6 +12,7 @@ from adjudicator.core.rulebook import RuleModule
 from adjudicator.core.snapshot import Battle, Snapshot
 from adjudicator.core.tracing import rule
 from adjudicator.core.vocabulary import DUKE, DukeStatus, FactionId, LeaderStatus, Phase
+from adjudicator.rules.battle.sectors import battle_on_one_side, battle_sectors, combatant_sectors, sector_groups
 from adjudicator.rules.skills import (
     MODELLED_BATTLE_SKILLS,
     UNMODELLED_NORMAL_ADVANCED,
@@ -23,17 +24,6 @@ from adjudicator.rules.skills import (
 )
 
 STORM_QUESTION = "battle-under-storm"
-
-
-def _sector_groups(sectors: tuple[int, ...], storm: int) -> list[set[int]]:
-    """The territory's sectors outside the storm, in runs of neighbouring sectors (0 and 17 touch)."""
-    free = [x for x in sectors if x != storm]
-    groups: list[set[int]] = []
-    for sector in free:
-        joined = [g for g in groups if (sector - 1) % 18 in g or (sector + 1) % 18 in g]
-        merged = {sector}.union(*joined) if joined else {sector}
-        groups = [g for g in groups if g not in joined] + [merged]
-    return groups
 
 
 @rule("battle.who-battles")
@@ -52,14 +42,11 @@ def battle_preconditions(snapshot: Snapshot, battle: Battle, context: Context) -
     storm = snapshot.storm_sector
     if territory is None or storm not in territory.sectors:
         return found
-    sectors = {
-        f: {
-            s.sector
-            for s in snapshot.forces
-            if s.faction == f and s.territory == battle.territory and s.sector is not None
-        }
-        for f in (battle.aggressor, battle.defender)
-    }
+    covered = battle_sectors(snapshot)
+    if covered is not None:
+        battle_on_one_side(covered)  # the storm sector and the other side are outside this battle
+        return found
+    sectors = combatant_sectors(snapshot, battle)
     if any(storm in placed for placed in sectors.values()) and not storm_sector_battle(context.choice(STORM_QUESTION)):
         found.append(
             Violation(
@@ -69,7 +56,7 @@ def battle_preconditions(snapshot: Snapshot, battle: Battle, context: Context) -
                 "battle.storm.under-storm",
             )
         )
-    groups = _sector_groups(territory.sectors, storm)
+    groups = sector_groups(territory.sectors, storm)
     apart = all(
         not (group & sectors[battle.aggressor] and group & sectors[battle.defender]) for group in groups
     ) and all(sectors.values())
@@ -185,6 +172,9 @@ def unmodelled_compositions(
                     "/snapshot/duke_vidal/captured_from",
                 )
             )
+    tleilaxu = snapshot.factions.get(FactionId.TLEILAXU.value)
+    if tleilaxu is not None and tleilaxu.face_dancers and battle_sectors(snapshot) is not None:
+        missing.append(("a Face Dancer reveal after a battle on one side of the storm", "/snapshot/battle/territory"))
     ecaz = snapshot.factions.get(FactionId.ECAZ.value)
     if ecaz is not None and ecaz.ally is not None:
         pair = {FactionId.ECAZ.value, ecaz.ally}

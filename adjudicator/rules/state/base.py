@@ -187,6 +187,10 @@ class WorkingCopy:
     def battle_territory(self) -> str:
         return str(self.wire["battle"]["territory"])
 
+    def cover_sectors(self, sectors: frozenset[int]) -> None:
+        """Record the sectors the battle covers (continuations read them from the battle)."""
+        self.wire["battle"]["sectors"] = sorted(sectors)
+
     def cards_in_plan(self, faction: str, slots: tuple[str, ...] = ("weapon", "defense")) -> list[str]:
         """The cards still in a battle plan's `slots`, in slot order (cards leave as they are kept or
         discarded)."""
@@ -209,15 +213,26 @@ class WorkingCopy:
 
     # forces
     def forces_to_tanks(
-        self, faction: str, territory: str, rule_id: str, regular: int | None = None, elite: int | None = None
+        self,
+        faction: str,
+        territory: str,
+        rule_id: str,
+        regular: int | None = None,
+        elite: int | None = None,
+        sectors: frozenset[int] | None = None,
     ) -> tuple[int, int]:
-        """Move forces of one faction in a territory to its Tanks (None: all of them)."""
+        """Move forces of one faction in a territory (only in `sectors`, if given) to its Tanks (None:
+        all of them)."""
         lost_regular = lost_elite = 0
         want_regular = regular if regular is not None else 10**6
         want_elite = elite if elite is not None else 10**6
         kept = []
         for stack in self.wire["forces"]:
-            if stack["faction"] == faction and stack["territory"] == territory:
+            if (
+                stack["faction"] == faction
+                and stack["territory"] == territory
+                and (sectors is None or stack["sector"] in sectors)
+            ):
                 take_r = min(stack["regular"], want_regular - lost_regular)
                 take_e = min(stack["elite"], want_elite - lost_elite)
                 stack = {**stack, "regular": stack["regular"] - take_r, "elite": stack["elite"] - take_e}
