@@ -14,6 +14,8 @@ from pathlib import Path
 
 from adjudicator import registers
 from adjudicator.conformance import check_response
+from adjudicator.core.registers import Registers
+from adjudicator.core.vocabulary import PageStatus
 from adjudicator.scenarios import load_scenarios
 
 COMPLIANCE_FILE = Path(__file__).resolve().parent.parent / "COMPLIANCE.md"
@@ -44,6 +46,18 @@ def _cell(text: str) -> str:
     return " ".join(text.split()).replace("|", "\\|")
 
 
+def _page_line(regs: Registers) -> str:
+    """How many cited pages were read in a copy of their publication, and how many are only inferred."""
+    citations = [c for r in regs.rules.values() for c in r.citations]
+    citations += [c for q in regs.questions.values() for choice in q.choices for c in choice.citations]
+    statuses = Counter(c.page_status for c in citations if c.page is not None)
+    return (
+        f"Cited pages: {statuses[PageStatus.READ]} read in a copy of their publication, "
+        f"{statuses[PageStatus.INFERRED]} inferred (each citation's `page_status`; an inferred one's `note` "
+        "says where its page comes from)."
+    )
+
+
 def render() -> str:
     regs = registers()
     lines = [
@@ -54,6 +68,8 @@ def render() -> str:
         "",
         f"Rules digest: `{regs.digest}`. {len(regs.rules)} rules, {len(regs.questions)} open questions, "
         f"{len(regs.sources)} sources.",
+        "",
+        _page_line(regs),
         "",
         "## Fixtures by area",
         "",

@@ -22,6 +22,7 @@ from adjudicator.core.vocabulary import (
     FactionId,
     LeaderStatus,
     PageKind,
+    PageStatus,
     Phase,
     RulingStatus,
 )
@@ -610,6 +611,14 @@ class CitationSchema(Schema):
     page_kind = fields.String(
         validate=validate.OneOf([k.value for k in PageKind]),
         metadata={"description": "with `page`: printed page number or the PDF's physical page"},
+    )
+    page_status = fields.String(
+        validate=validate.OneOf([k.value for k in PageStatus]),
+        metadata={
+            "description": "with `page` (always present then): `read` when the page was read in a copy of the "
+            "publication, `inferred` when it is only likely (from a secondary page map, another audit or a copy "
+            "without page breaks); an inferred page's `note` says where it comes from"
+        },
     )
     timestamp = fields.String(metadata={"description": "video timestamp (mm:ss), instead of a page"})
     section = fields.String()

@@ -49,6 +49,13 @@ def test_response_schemas_are_closed(client: FlaskClient) -> None:
         assert schemas[name]["additionalProperties"] is False, name
 
 
+def test_citations_document_their_page_status(client: FlaskClient) -> None:
+    citation = client.get("/openapi.json").get_json()["components"]["schemas"]["Citation"]
+    assert citation["properties"]["page_status"]["enum"] == ["read", "inferred"]
+    served = client.get("/v1/rules/battle.traitor.single").get_json()["citations"]
+    assert all(c["page_status"] in ("read", "inferred") for c in served if "page" in c)
+
+
 def test_fixtures_marked_as_examples_are_attached_to_the_spec(client: FlaskClient) -> None:
     spec = client.get("/openapi.json").get_json()
     marked = [s for s in load_scenarios() if s.example]

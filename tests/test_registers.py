@@ -5,9 +5,10 @@ from __future__ import annotations
 import pytest
 
 from adjudicator import registers, rulebook
-from adjudicator.core.errors import UnknownInterpretation
-from adjudicator.core.registers import check_interpretations
-from adjudicator.core.vocabulary import Evidence, PageKind
+from adjudicator.core._data import load_yaml
+from adjudicator.core.errors import RegisterError, UnknownInterpretation
+from adjudicator.core.registers import Citation, check_interpretations
+from adjudicator.core.vocabulary import Evidence, PageKind, PageStatus
 from adjudicator.scenarios import fixtures_by_rule, load_scenarios
 
 REGS = registers()
@@ -59,7 +60,59 @@ def _citation_problems(citations: tuple, where: str, pages_required: bool) -> li
             problems.append(f"{where}: {c.source} is cited by {source.page_kind} pages, not {c.page_kind}")
         if c.timestamp is not None and (source.page_kind is not None or c.page_kind is not None):
             problems.append(f"{where}: only a video source is cited by timestamp")
+        if (c.page is None) != (c.page_status is None):
+            problems.append(f"{where}: a page, and only a page, has its page_status")
+        if c.page_status is PageStatus.INFERRED and not (c.note or "").strip():
+            problems.append(f"{where}: an inferred page needs a note saying where it comes from")
     return problems
+
+
+def _all_citations() -> list[tuple[str, Citation]]:
+    cited = [(rule.id, c) for rule in REGS.rules.values() for c in rule.citations]
+    for question in REGS.questions.values():
+        cited += [(f"{question.id}/{choice.id}", c) for choice in question.choices for c in choice.citations]
+    return cited
+
+
+def test_every_paged_citation_says_whether_its_page_was_read() -> None:
+    paged = [(where, c) for where, c in _all_citations() if c.page is not None]
+    assert paged
+    assert [where for where, c in paged if not isinstance(c.page_status, PageStatus)] == []
+    assert [where for where, c in paged if c.page_status is PageStatus.INFERRED and not (c.note or "").strip()] == []
+    # both marks are in use: the register does not silently call every page read
+    assert {c.page_status for _, c in paged} == set(PageStatus)
+
+
+def test_a_question_origin_with_a_page_says_whether_it_was_read() -> None:
+    for question in load_yaml("questions.yaml"):
+        origin = question.get("origin") or {}
+        if "page" in origin:
+            assert origin.get("page_status") in {s.value for s in PageStatus}, question["id"]
+
+
+@pytest.mark.parametrize(
+    ("raw", "problem"),
+    [
+        ({"source": "gf9-base", "page": 11, "page_kind": "printed"}, "needs its page_status"),
+        ({"source": "gf9-base", "page": 11, "page_kind": "printed", "page_status": "inferred"}, "needs a note"),
+        ({"source": "gf9-cards", "section": "Lasgun", "page_status": "read"}, "without a page"),
+    ],
+)
+def test_a_citation_is_refused_without_an_honest_page_status(raw: dict[str, object], problem: str) -> None:
+    with pytest.raises(RegisterError, match=problem):
+        Citation.from_dict(raw)
+
+
+def test_an_unknown_page_status_is_refused() -> None:
+    with pytest.raises(ValueError):
+        Citation.from_dict({"source": "gf9-base", "page": 11, "page_kind": "printed", "page_status": "guessed"})
+
+
+def test_page_status_is_served_with_the_citation() -> None:
+    rule = REGS.rules["battle.traitor.single"]
+    assert rule.to_dict()["citations"] == [
+        {"source": "gf9-base", "page_kind": "printed", "page_status": "read", "page": 11, "section": "Traitors"}
+    ]
 
 
 @pytest.mark.parametrize("rule_id", sorted(REGS.rules))

@@ -16,29 +16,39 @@ from typing import Any
 
 from adjudicator.core._data import load_yaml
 from adjudicator.core.errors import Problem, RegisterError, UnknownInterpretation, UnknownRegisterEntry
-from adjudicator.core.vocabulary import Evidence, PageKind
+from adjudicator.core.vocabulary import Evidence, PageKind, PageStatus
 
 
 @dataclass(frozen=True, slots=True)
 class Citation:
-    """Where a claim is found: a page (with how it is counted) or a video timestamp."""
+    """Where a claim is found: a page (with how it is counted and whether it was read or is inferred) or
+    a video timestamp."""
 
     source: str
     page_kind: PageKind | None = None
     page: int | None = None
+    page_status: PageStatus | None = None
     timestamp: str | None = None
     section: str | None = None
     note: str | None = None
 
     @classmethod
     def from_dict(cls, raw: Mapping[str, Any]) -> Citation:
-        unknown = set(raw) - {"source", "page_kind", "page", "timestamp", "section", "note"}
+        unknown = set(raw) - {"source", "page_kind", "page", "page_status", "timestamp", "section", "note"}
         if unknown:
             raise RegisterError(f"a citation has unknown keys {sorted(map(str, unknown))}: {dict(raw)}")
+        status = None if raw.get("page_status") is None else PageStatus(raw["page_status"])
+        if raw.get("page") is not None and status is None:
+            raise RegisterError(f"a citation with a page needs its page_status (read or inferred): {dict(raw)}")
+        if raw.get("page") is None and status is not None:
+            raise RegisterError(f"a citation without a page has no page_status: {dict(raw)}")
+        if status is PageStatus.INFERRED and not raw.get("note"):
+            raise RegisterError(f"an inferred page needs a note saying where it comes from: {dict(raw)}")
         return cls(
             source=raw["source"],
             page_kind=None if raw.get("page_kind") is None else PageKind(raw["page_kind"]),
             page=raw.get("page"),
+            page_status=status,
             timestamp=None if raw.get("timestamp") is None else str(raw["timestamp"]),
             section=raw.get("section"),
             note=raw.get("note"),
@@ -48,6 +58,8 @@ class Citation:
         out: dict[str, Any] = {"source": self.source}
         if self.page_kind is not None:
             out["page_kind"] = self.page_kind.value
+        if self.page_status is not None:
+            out["page_status"] = self.page_status.value
         for key in ("page", "timestamp", "section", "note"):
             value = getattr(self, key)
             if value is not None:

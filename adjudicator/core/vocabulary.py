@@ -104,6 +104,14 @@ class PageKind(StrEnum):
     PHYSICAL = "physical"
 
 
+class PageStatus(StrEnum):
+    """Whether a cited page was read in a copy of the publication, or is only likely (taken from a
+    secondary page map, another audit or a copy without page breaks)."""
+
+    READ = "read"
+    INFERRED = "inferred"
+
+
 class RulingStatus(StrEnum):
     RESOLVED = "resolved"
     ILLEGAL = "illegal"

@@ -345,7 +345,7 @@ def pass_duke_karama(window: DukeVidalKarama) -> list[str]:
     return list(window.responders)
 
 
-@rule("duke-vidal.acquisition.karama")
+@rule("duke-vidal.acquisition.karama-window")
 def karama_window(snapshot: Snapshot) -> list[str]:
     return _responders(snapshot)
 
@@ -390,11 +390,16 @@ def answer_karama(snapshot: Snapshot, action: Action, context: Context, trace: T
     return _answer(state, {"acquired": True}, None, trace, context)
 
 
-def karama_options(snapshot: Snapshot, decision: Decision) -> list[dict[str, Any]]:
-    options: list[dict[str, Any]] = [
+@rule("duke-vidal.acquisition.karama")
+def karama_prevents(decision: Decision) -> list[dict[str, Any]]:
+    return [
         {"type": ActionType.KARAMA_CANCEL.value, "player": decision.player, "card": card}
         for card in decision.as_(DukeVidalKarama).eligible
     ]
+
+
+def karama_options(snapshot: Snapshot, decision: Decision) -> list[dict[str, Any]]:
+    options = karama_prevents(decision)
     options.append({"type": ActionType.KARAMA_PASS.value, "player": decision.player})
     return options
 

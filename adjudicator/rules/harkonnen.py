@@ -45,6 +45,11 @@ def unused_duke_in_pool(choice: str) -> bool:
     return choice == "in-pool"
 
 
+@rule("harkonnen.capture.auditor")
+def auditor_not_captured() -> None:
+    pass
+
+
 def capture_pool(leaders: Mapping[str, LeaderState], loser: str, territory: str, with_duke: bool = False) -> list[str]:
     """The loser's leaders Harkonnen may draw (`leaders`: the loser's leader states): alive, not captive,
     not used in another territory, and Duke Vidal last when he is in the draw. (While the capture
@@ -52,7 +57,8 @@ def capture_pool(leaders: Mapping[str, LeaderState], loser: str, territory: str,
     pool = []
     for leader in catalog().leaders_of(loser):
         if leader.id == "auditor":
-            continue  # the Auditor can never be captured
+            auditor_not_captured()
+            continue
         entry = leaders.get(leader.id)
         if (
             entry is None

@@ -1,10 +1,11 @@
 """Leader revival (base rulebook, Revival; E3 pp.8-9 for Duke Vidal; the Tleilaxu Ghola card).
 
-A faction revives one leader a turn from the Tanks, paying its strength, once all its leaders are
-in the Tanks. A Tleilaxu Ghola card revives one of its own leaders at any time, free, whatever the
-count. Duke Vidal is revived by Ecaz alone (with a Ghola card too), for 5 spice, with no
-prerequisite; Ecaz counts him among its five when reviving its other leaders. No other faction
-revives him, by Ghola or as a Tleilaxu foreign ghola.
+A faction revives one leader a turn from the Tanks, paying its strength, once it has no leader
+available (each in the Tanks or held captive). A Tleilaxu Ghola card revives one of its own leaders at
+any time, free, whatever the count. Duke Vidal is revived by Ecaz alone (with a Ghola card too), for 5
+spice, with no prerequisite; Ecaz counts him among its five when reviving its other leaders. No other
+faction revives him, by Ghola or as a Tleilaxu foreign ghola. Zoal, whose strength is X, has a price of
+his own: 3 spice.
 """
 
 from __future__ import annotations
@@ -22,15 +23,19 @@ from adjudicator.core.vocabulary import DUKE, ECAZ, TLEILAXU, ActionType, DukeSt
 from adjudicator.rules.state import NextSnapshot, duke_in_custody
 
 DUKE_PRICE = 5
+ZOAL = "zoal"
+ZOAL_PRICE = 3
 GHOLA = "tleilaxu-ghola"
+# a leader in the Tanks or held captive by the Harkonnen is not available to its faction
+UNAVAILABLE = (LeaderStatus.TANKS, LeaderStatus.CAPTURED)
 
 
-def _tanked(snapshot: Snapshot, faction: str) -> int:
+def _unavailable(snapshot: Snapshot, faction: str) -> int:
     state = snapshot.factions[faction]
     return sum(
         1
         for leader in catalog().leaders_of(faction)
-        if (entry := state.leaders.get(leader.id)) is not None and entry.status is LeaderStatus.TANKS
+        if (entry := state.leaders.get(leader.id)) is not None and entry.status in UNAVAILABLE
     )
 
 
@@ -58,7 +63,7 @@ def duke_price() -> int:
 
 @rule("leaders.revival.all-dead")
 def may_revive_normally(snapshot: Snapshot, faction: str) -> bool:
-    count = _tanked(snapshot, faction)
+    count = _unavailable(snapshot, faction)
     duke = snapshot.duke_vidal
     if faction == ECAZ and duke is not None and duke.status is DukeStatus.TANKS:
         count += duke_counts_for_ecaz()
@@ -73,6 +78,11 @@ def duke_counts_for_ecaz() -> int:
 @rule("leaders.revival.ghola")
 def ghola_revival() -> None:
     pass
+
+
+@rule("tleilaxu.revival.zoal-price")
+def zoal_price() -> int:
+    return ZOAL_PRICE
 
 
 @rule("tleilaxu.revival.payments")
@@ -96,9 +106,9 @@ def unmodelled_ghola(snapshot: Snapshot, faction: str, leader: str) -> list[Viol
 
 
 def unmodelled_price(snapshot: Snapshot, faction: str, paying: bool) -> list[Violation]:
-    """The Tleilaxu and their ally revive at half price (and Zoal has a price of his own): not modelled
-    yet, so an ordinary revival of theirs is answered `not-implemented` rather than charged a full or
-    a zero price."""
+    """The Tleilaxu and their ally revive at half price: not modelled yet, so an ordinary revival of
+    theirs is answered `not-implemented` rather than charged the full price (Zoal, whose price is fixed,
+    is not asked about here)."""
     tleilaxu = snapshot.factions.get(TLEILAXU)
     if paying and tleilaxu is not None and faction in (TLEILAXU, tleilaxu.ally):
         return _not_implemented("the half-price revival of the Tleilaxu and their ally", "/action/player")
@@ -152,7 +162,12 @@ def revive_leader(snapshot: Snapshot, action: Action, context: Context, trace: T
                     "leaders.revival.all-dead",
                 )
             )
-        price = 0 if card is not None else int(catalog().leaders[str(leader)].strength or 0)
+        if card is not None:
+            price = 0
+        elif leader == ZOAL:
+            price = zoal_price()
+        else:
+            price = int(catalog().leaders[str(leader)].strength or 0)
     if card is None and state.leader_revived_turn == snapshot.turn:
         problems.append(
             Violation(
@@ -171,7 +186,7 @@ def revive_leader(snapshot: Snapshot, action: Action, context: Context, trace: T
         return illegal(snapshot, unmodelled, trace, context)
     if problems:
         return illegal(snapshot, problems, trace, context)
-    unmodelled = unmodelled_price(snapshot, faction, card is None)
+    unmodelled = unmodelled_price(snapshot, faction, card is None and leader != ZOAL)
     if unmodelled:
         return illegal(snapshot, unmodelled, trace, context)
     next_state = NextSnapshot(snapshot)
@@ -181,7 +196,9 @@ def revive_leader(snapshot: Snapshot, action: Action, context: Context, trace: T
     else:
         next_state.record_leader_revival(faction, snapshot.turn)
     if price:
-        rule_id = "duke-vidal.revival.price" if leader == DUKE else "leaders.revival.all-dead"
+        rule_id = {DUKE: "duke-vidal.revival.price", ZOAL: "tleilaxu.revival.zoal-price"}.get(
+            str(leader), "leaders.revival.all-dead"
+        )
         if TLEILAXU in snapshot.factions and faction != TLEILAXU:
             pay_the_tleilaxu(next_state, faction, price)
         else:

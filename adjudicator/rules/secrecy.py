@@ -35,12 +35,15 @@ def redact_spice(wire: dict[str, Any], viewer: str | None, redacted: list[str]) 
             redacted.append(f"/snapshot/factions/{fid}/spice")
 
 
+@rule("secrecy.traitor-deck")
+def redact_traitor_deck(wire: dict[str, Any], redacted: list[str]) -> None:
+    wire["traitor_deck_count"] = len(wire["traitor_deck"])
+    wire["traitor_deck"] = None
+    redacted.append("/snapshot/traitor_deck")
+
+
 @rule("secrecy.face-dancers")
 def redact_face_dancers(wire: dict[str, Any], viewer: str | None, redacted: list[str]) -> None:
-    if wire.get("traitor_deck") is not None:
-        wire["traitor_deck_count"] = len(wire["traitor_deck"])
-        wire["traitor_deck"] = None
-        redacted.append("/snapshot/traitor_deck")
     for fid, faction in wire["factions"].items():
         if "face_dancers" in faction:
             faction["face_dancer_count"] = len(faction["face_dancers"])
@@ -200,7 +203,10 @@ def redact(snapshot: Snapshot, viewer: str | None) -> tuple[dict[str, Any], list
     redacted: list[str] = ["/snapshot/seed"]
     redact_hands_and_traitors(wire, viewer, redacted)
     redact_spice(wire, viewer, redacted)
-    if snapshot.traitor_deck is not None or any(f.face_dancers for f in snapshot.factions.values()):
+    if wire.get("traitor_deck") is not None:
+        redact_traitor_deck(wire, redacted)
+    face_dancers = snapshot.traitor_deck is not None or any(f.face_dancers for f in snapshot.factions.values())
+    if face_dancers and any("face_dancers" in faction for faction in wire["factions"].values()):
         redact_face_dancers(wire, viewer, redacted)
     if snapshot.terror is not None:
         redact_terror(wire, viewer, redacted)

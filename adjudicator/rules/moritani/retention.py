@@ -151,18 +151,23 @@ def _responders(state: NextSnapshot) -> list[str]:
     return [f for f in state.storm_order if f != MORITANI]
 
 
+KEPT_BY_CHOICE = "moritani.retention.choose-one-or-none"
+# a card kept once its Karama window has passed rests on the window's provisional ordering
+KEPT_AFTER_WINDOW = "moritani.retention.karama-pass"
+
+
 @rule("moritani.retention.discard-unkept")
-def discard_unkept(state: NextSnapshot, ally: str, keep: str | None) -> None:
+def discard_unkept(state: NextSnapshot, ally: str, keep: str | None, kept_by: str = KEPT_BY_CHOICE) -> None:
     for slot in ("cheap_hero", "weapon", "defense"):
         card = state.plan_card(ally, slot)
         if card is not None and card == keep:
-            state.return_to_hand(ally, slot, "moritani.retention.choose-one-or-none")
+            state.return_to_hand(ally, slot, kept_by)
         else:
             state.discard_from_plan(ally, slot, "moritani.retention.discard-unkept")
 
 
-def _settle(state: NextSnapshot, record: RetentionRecord, keep: str | None) -> None:
-    discard_unkept(state, record.player, keep)
+def _settle(state: NextSnapshot, record: RetentionRecord, keep: str | None, kept_by: str = KEPT_BY_CHOICE) -> None:
+    discard_unkept(state, record.player, keep, kept_by)
     state.step_done()
 
 
@@ -259,7 +264,7 @@ def karama_response(snapshot: Snapshot, action: Action, context: Context, trace:
         if record.responders:
             summary = {"retention": {"faction": record.player, "declared": record.card, "passed": action.player}}
         else:
-            _settle(state, record, record.card)
+            _settle(state, record, record.card, KEPT_AFTER_WINDOW)
             summary = {"retention": {"faction": record.player, "kept": record.card}}
     return finish(snapshot, state, {"moritani": summary}, trace, context)
 
