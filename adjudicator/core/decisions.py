@@ -141,7 +141,8 @@ class RetentionKaramaDecision(DecisionRecord):
 
 @dataclass(frozen=True, slots=True)
 class SpecialKaramaDecision(DecisionRecord):
-    """Moritani's special Karama on the winner's cards: the cards it may force and the Karamas to spend."""
+    """Moritani's special Karama on the winner's cards: the cards it may force and the Karamas it could
+    spend (none: it may only decline; other viewers never see this field)."""
 
     owner: str | None = None
     opponent: str | None = None
@@ -155,7 +156,8 @@ class SpecialKaramaDecision(DecisionRecord):
 
 @dataclass(frozen=True, slots=True)
 class SemutaOpportunity(DecisionRecord):
-    """A Semuta holder's chance at the discarded batch: the takeable cards and the Semuta it would use."""
+    """One asked faction's turn at a discarded batch, holder or not: the batch's cards still in the
+    discard pile and the Semuta Drug it would spend (none: it may only pass; hidden from other viewers)."""
 
     owner: str | None = None
     eligible: tuple[str, ...] = ()

@@ -1,12 +1,25 @@
 """Semuta Drug (a Richese cache card): take a Treachery card right after another player discards it.
 
 In a battle's cleanup every batch of played cards one faction discards in a step is a fresh discard;
-each batch gives one opportunity, offered to the Semuta holders other than the discarder, one at a
-time in storm order; the first to take a card from the batch spends its Semuta Drug. With Moritani's
-ally losing, how the ally's cards form batches is the register's question retention-semuta-batches:
-by default the cards it could never keep go out with the battle's first batch and its unkept eligible
-cards form a later batch; the alternative reserves every played card until its choice settles. The
-ally's retention pool stays the one fixed when the battle resolved.
+each batch gives one opportunity, offered to every faction but the discarder, one at a time in storm
+order (the register's provisional ordering); the first to take a card from the batch spends its Semuta
+Drug. With Moritani's ally losing, how the ally's cards form batches is the register's question
+retention-semuta-batches: by default the cards it could never keep go out with the battle's first
+batch and its unkept eligible cards form a later batch; the alternative reserves every played card
+until its choice settles. The ally's retention pool stays the one fixed when the battle resolved.
+
+Who holds a Semuta Drug is hidden, so the flow is built from public facts alone. The catalog says how
+many copies a ruleset has (one, in the Richese cache of CHOAM & Richese, counted whenever that
+expansion is in, Richese playing or not, as the snapshot checks count it); the snapshot places a card
+in a hand, a battle plan or the discard pile, and records neither the deck nor the cache. Hands are
+secret and a Semuta Drug is never a battle card, so the one public place of a copy is the discard
+pile: a copy outside it may be in any faction's hand, the discarder's included, or in no hand at all.
+An opportunity therefore opens for every batch while some copy is outside the discard pile, and asks
+every faction but the discarder, holder or not; a faction without a Drug can only pass, and its
+options (which show that) are its own. The batch closes when a card is taken, when the last asked
+faction has passed, or when no card of the batch or no Semuta Drug is left outside the discard pile
+(both public), never because the factions still to ask hold none. That an opportunity opens thus
+tells nobody that anyone holds a Drug.
 """
 
 from __future__ import annotations
@@ -30,33 +43,42 @@ SEMUTA = "semuta-drug"
 
 
 def _semuta_cards(hand: Iterable[str]) -> list[str]:
-    # a plain prefix test: this runs for every hand after every battle step
+    # a plain prefix test before the catalog's
     return [c for c in hand if c.startswith(SEMUTA) and card_kind(c) == SEMUTA]
 
 
-def _someone_holds_semuta(state: NextSnapshot, excluded: str | None = None) -> bool:
-    return state.anyone_holds(SEMUTA, excluded)
+def semuta_at_large(state: NextSnapshot) -> bool:
+    """Whether a Semuta Drug may be in some faction's hand, as every player can tell: a copy of the
+    ruleset is outside the discard pile."""
+    return state.copies_outside_discard(SEMUTA) > 0
 
 
 @rule("richese.semuta.opportunity")
-def semuta_opportunity(state: NextSnapshot, discarder: str, cards: tuple[str, ...]) -> list[str]:
-    # Once some other faction holds a Semuta Drug, every faction but the discarder is asked (holder or
-    # not), so the order of questions does not reveal who holds it.
-    if not _someone_holds_semuta(state, discarder):
-        return []
-    return [f for f in state.storm_order if f != discarder]
+def semuta_opportunity(cards: tuple[str, ...]) -> bool:
+    return bool(cards)
+
+
+@rule("richese.semuta.asked-always")
+def asked_whatever_the_hands() -> None:
+    pass
+
+
+@rule("richese.semuta.storm-order")
+def semuta_responders(state: NextSnapshot, discarder: str) -> tuple[str, ...]:
+    return tuple(f for f in state.storm_order if f != discarder)
 
 
 def queue_opportunities(state: NextSnapshot) -> None:
-    """After a battle step: one Semuta opportunity per fresh batch that some other faction could take from."""
-    if not _someone_holds_semuta(state):
+    """After a battle step: one Semuta opportunity per fresh batch, while a Semuta Drug is at large."""
+    if not semuta_at_large(state):
         state.drop_batches()
         return
     fresh = []
     for discarder, cards in state.take_batches():
-        responders = semuta_opportunity(state, discarder, cards)
+        responders = semuta_responders(state, discarder) if semuta_opportunity(cards) else ()
         if responders:
-            fresh.append(SemutaBatch(discarder, cards, tuple(responders)))
+            asked_whatever_the_hands()
+            fresh.append(SemutaBatch(discarder, cards, responders))
     state.queue_semuta(fresh)
     if fresh:
         state.interrupt(DecisionType.SEMUTA_OPPORTUNITY.value)
@@ -116,15 +138,12 @@ def answer_semuta(snapshot: Snapshot, action: Action, context: Context, trace: T
 
 
 def _prune(state: NextSnapshot, queue: list[SemutaBatch]) -> list[SemutaBatch]:
-    """Drop batches nobody can take from any more: no card left, or no Semuta Drug left with the others."""
+    """Drop the batches closed on public facts: nobody left to ask, no card of the batch left in the
+    discard pile, or no Semuta Drug left outside it. Who holds a Drug plays no part."""
+    if not semuta_at_large(state):
+        return []
     discard = state.discard_pile
-    return [
-        b
-        for b in queue
-        if b.responders
-        and any(c in discard for c in b.cards)
-        and any(_semuta_cards(state.hand(f)) for f in b.responders)
-    ]
+    return [b for b in queue if b.responders and any(c in discard for c in b.cards)]
 
 
 def semuta_cards(snapshot: Snapshot, faction: str) -> list[str]:

@@ -26,6 +26,7 @@ from adjudicator.core.snapshot import Decision, Snapshot
 from adjudicator.core.tracing import Trace, rule
 from adjudicator.core.vocabulary import MORITANI, ActionType, CardCategory, DecisionType, FactionId
 from adjudicator.rules.cards import can_retain_battle_card
+from adjudicator.rules.semuta import semuta_at_large
 from adjudicator.rules.state import NextSnapshot, finish
 
 TRAITOR_QUESTION = "retention-traitor-mandatory-cards"
@@ -88,11 +89,11 @@ def retention_step(
     if not eligible:
         return None  # nothing it could keep: its cards are discarded as any loser's
     ineligible = [c for c in played if c not in eligible]
-    semuta_held = any(card_kind(c) == "semuta-drug" for f in state.faction_ids for c in state.hand(f))
     batches = choice_of(interpretations, SEMUTA_QUESTION)
-    # Without a Semuta Drug in play the discard timing changes nothing: the never-keepable cards go
-    # with the battle's discards. With one, the batch they join is the register's open ordering.
-    early = ineligible if ineligible and (not semuta_held or initial_batch(batches)) else []
+    # Without a Semuta Drug at large (none in the ruleset, or every copy in the discard pile: public
+    # facts, never who holds one) the discard timing changes nothing: the never-keepable cards go with
+    # the battle's discards. With one, the batch they join is the register's open ordering.
+    early = ineligible if ineligible and (not semuta_at_large(state) or initial_batch(batches)) else []
     for slot in slots:
         if plan[slot] in early:
             state.discard_from_plan(loser, slot, "battle.cards.loser-discards")

@@ -6,6 +6,12 @@ The opportunity comes before the winner's own card choice. Compulsory discards (
 Poison Tooth, an Artillery Strike) have already happened, so a forced keep can only target a card the
 winner could ordinarily keep: that precedence is the register's provisional ordering (question
 moritani-special-karama-precedence). Cards left unchanged stay with the winner's ordinary choice.
+
+Whether the opportunity opens rests on public facts alone: the advanced game, Moritani the loser, its
+power unspent (it is spent in the open) and a revealed card of the winner's left to force. Moritani's
+hand does not count: a Moritani without a Karama is asked all the same and can only decline, so
+neither the question nor a decline tells the other players whether it holds one (the decision's
+`karama` and its options are Moritani's alone).
 """
 
 from __future__ import annotations
@@ -48,9 +54,13 @@ def special_karama_opportunity(snapshot: Snapshot, state: NextSnapshot, winner: 
         loser == MORITANI
         and winner is not None
         and not state.special_karama_used(MORITANI)
-        and bool(_karama_in_hand(state))
         and bool(_winner_cards(state, winner))
     )
+
+
+@rule("moritani.special-karama.asked-always")
+def asked_whatever_the_hand() -> None:
+    pass
 
 
 def special_karama_step(snapshot: Snapshot, state: NextSnapshot, winner: str | None, loser: str | None) -> bool:
@@ -59,6 +69,7 @@ def special_karama_step(snapshot: Snapshot, state: NextSnapshot, winner: str | N
         return False
     if not special_karama_opportunity(snapshot, state, winner, loser):
         return False
+    asked_whatever_the_hand()
     compulsory_discards_first()
     return True
 
@@ -80,7 +91,8 @@ def _decision(state: NextSnapshot) -> dict[str, Any]:
 
 
 def special_karama_options(snapshot: Snapshot, decision: Decision) -> list[dict[str, Any]]:
-    """Decline, or spend one Karama with disjoint forced-keep and forced-discard sets (not both empty)."""
+    """Decline, or spend one Karama with disjoint forced-keep and forced-discard sets (not both empty);
+    with no Karama in hand, decline alone."""
     record = decision.as_(SpecialKaramaDecision)
     cards = list(record.eligible)
     options: list[dict[str, Any]] = [

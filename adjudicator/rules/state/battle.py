@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from adjudicator.core.catalog import card_kind
+from adjudicator.core.catalog import card_kind, copies_in_play
 from adjudicator.core.records import (
     RetentionRecord,
     RihaniRecord,
@@ -104,19 +104,16 @@ class BattleCardsState(WorkingCopy):
     def hand(self, faction: str) -> tuple[str, ...]:
         return tuple(self.wire["factions"][faction]["hand"])
 
-    def anyone_holds(self, kind: str, excluded: str | None = None) -> bool:
-        """Whether a faction other than `excluded` holds a card of `kind`. One plain loop, with a prefix
-        test before the catalog's: it runs over every hand after every battle step."""
-        for faction, entry in self.wire["factions"].items():
-            if faction != excluded:
-                for card in entry["hand"]:
-                    if card.startswith(kind) and card_kind(card) == kind:
-                        return True
-        return False
-
     @property
     def discard_pile(self) -> tuple[str, ...]:
         return tuple(self.wire["discard"])
+
+    def copies_outside_discard(self, kind: str) -> int:
+        """How many copies of a card kind the ruleset has outside the discard pile: the only count of them
+        every player knows, since where the others are (a hand, the deck, the Richese cache) is hidden."""
+        ruleset = self.wire["ruleset"]
+        total = copies_in_play(kind, frozenset(ruleset["expansions"]), frozenset(ruleset.get("variants", ())))
+        return total - sum(1 for card in self.wire["discard"] if card_kind(card) == kind) if total else 0
 
     def special_karama_used(self, faction: str) -> bool:
         return bool(self.wire["factions"][faction].get("special_karama_used", False))
