@@ -18,6 +18,7 @@ from adjudicator.rules import (
     duke_vidal,
     ecaz,
     harkonnen,
+    ixians,
     karama,
     revival,
     secrecy,
@@ -52,6 +53,7 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     choam,
     semuta,
     skills,
+    ixians,
     revival,
     turn,
 )

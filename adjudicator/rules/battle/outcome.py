@@ -30,6 +30,7 @@ from adjudicator.rules.harkonnen import (
     harkonnen_leaderless,
     unused_duke_in_pool,
 )
+from adjudicator.rules.ixians import suboid_swap_offered
 from adjudicator.rules.moritani.retention import retention_before_capture, retention_step
 from adjudicator.rules.moritani.special import special_karama_step
 from adjudicator.rules.skills import (
@@ -118,8 +119,9 @@ def cyborgs_lost_as_dialed() -> None:
 
 
 @rule("battle.losses.winner-dialed")
-def winner_loses_dialed(state: NextSnapshot, winner: str, territory: str, regular: int, elite: int) -> None:
-    state.forces_to_tanks(winner, territory, "battle.losses.winner-dialed", regular=regular, elite=elite)
+def winner_loses_dialed(state: NextSnapshot, winner: str, territory: str, regular: int, elite: int) -> int:
+    # the elite forces lost are returned: an Ixian winner's Cyborgs may come back for Suboids
+    return state.forces_to_tanks(winner, territory, "battle.losses.winner-dialed", regular=regular, elite=elite)[1]
 
 
 def _summary(
@@ -224,6 +226,7 @@ def apply_resolution(
             state.event("kwisatz-haderach-killed", "battle.explosion.lasgun-shield")
 
     needed: set[str] = set()  # the cleanup steps with a choice; they open in the declared order
+    cyborgs_lost = 0  # kept for the Ixian winner's Suboid swap
     sandmaster: SandmasterRecord | None = None
     rihani: RihaniRecord | None = None
     if res.winner is not None:
@@ -237,7 +240,10 @@ def apply_resolution(
         if res.result is BattleResult.DECIDED:
             options = casualty_options(snapshot, battle, res.winner)
             if len(options) == 1:
-                winner_loses_dialed(state, res.winner, territory, **options[0])
+                elite_lost = winner_loses_dialed(state, res.winner, territory, **options[0])
+                if suboid_swap_offered(state, res.winner, territory, elite_lost):
+                    cyborgs_lost = elite_lost
+                    needed.add(DecisionType.SUBOID_SWAP.value)
             else:
                 needed.add(DecisionType.BATTLE_CASUALTIES.value)
         if special_karama_step(snapshot, state, res.winner, res.loser):
@@ -321,6 +327,7 @@ def apply_resolution(
         sandmaster=sandmaster,
         rihani=rihani,
         duke_in_capture_pool=duke_drawable or unused_drawable,
+        cyborgs_lost=cyborgs_lost,
     )
     # the Face Dancer question reads the resolution just recorded (whether other steps precede it)
     if face_dancer_step(state):

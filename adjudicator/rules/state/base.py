@@ -33,6 +33,7 @@ AWAKENING_LOSSES = 7
 # and a Semuta opportunity interrupts whichever step is next.
 CLEANUP_ORDER: tuple[str, ...] = (
     DecisionType.BATTLE_CASUALTIES.value,
+    DecisionType.SUBOID_SWAP.value,
     DecisionType.MORITANI_SPECIAL_KARAMA.value,
     DecisionType.WINNER_CARDS.value,
     DecisionType.SANDMASTER_PILE.value,
@@ -238,6 +239,25 @@ class WorkingCopy:
                 "forces-lost", rule_id, faction=faction, territory=territory, regular=lost_regular, elite=lost_elite
             )
         return lost_regular, lost_elite
+
+    def regular_forces_in(self, faction: str, territory: str) -> int:
+        """A faction's regular forces now in a territory (the Ixians': Suboids)."""
+        return sum(s["regular"] for s in self.wire["forces"] if s["faction"] == faction and s["territory"] == territory)
+
+    def suboids_for_cyborgs(self, faction: str, territory: str, count: int, rule_id: str) -> None:
+        """`count` Suboids of the territory go to the Tanks and as many Cyborgs come back from them,
+        each Cyborg taking a Suboid's place (stack by stack, in the board's order)."""
+        left = count
+        for stack in self.wire["forces"]:
+            if left and stack["faction"] == faction and stack["territory"] == territory:
+                take = min(stack["regular"], left)
+                stack["regular"] -= take
+                stack["elite"] += take
+                left -= take
+        tanks = self.wire["factions"][faction]["tanks"]
+        tanks["regular"] += count
+        tanks["elite"] -= count
+        self.event("suboids-swapped", rule_id, faction=faction, territory=territory, count=count)
 
     def count_toward_kwisatz_haderach(self, token: dict[str, Any], lost: int) -> None:
         token["battle_losses"] = token.get("battle_losses", 0) + lost
