@@ -102,6 +102,12 @@ def leaders_owed_to_the_plan(snapshot: Snapshot, leaders: Iterable[str]) -> list
     return [leader for leader in leaders if not skill_card_face_up(snapshot, leader)]
 
 
+@rule("skills.face-up-after-battle")
+def skill_returns_face_up(state: NextSnapshot, leader_id: str) -> None:
+    skill = state.turn_skill_face_up(leader_id)
+    state.event("skill-face-up", "skills.face-up-after-battle", leader=leader_id, skill=skill)
+
+
 def face_up_skills(snapshot: Snapshot, faction: str, fighting: str | None) -> dict[str, str]:
     """Skill -> leader for the faction's own living leaders in its pool whose skill card is face up,
     the leader fighting this battle excluded (its card went behind the shield)."""

@@ -39,6 +39,7 @@ from adjudicator.rules.skills import (
     rihani_step,
     sandmaster_step,
     selected_skill,
+    skill_returns_face_up,
     skills_on,
 )
 from adjudicator.rules.state import NextSnapshot, in_cleanup_order
@@ -307,6 +308,13 @@ def apply_resolution(
         if retention is not None:
             retention_before_capture()
         needed.add(DecisionType.HARKONNEN_CAPTURE.value)
+
+    if skills_on(snapshot):
+        # a skilled leader that fought and lives: its card comes back face up beside it
+        for side in sides.values():
+            leader = side.plan.leader
+            if leader is not None and leader != DUKE and state.skill_card_face_down(leader):
+                skill_returns_face_up(state, leader)
 
     lost: dict[str, dict[str, int]] = {}
     for e in state.events:
