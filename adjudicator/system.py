@@ -18,6 +18,7 @@ from adjudicator.rules import (
     duke_vidal,
     ecaz,
     harkonnen,
+    ixians,
     karama,
     revival,
     secrecy,
@@ -62,6 +63,7 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     choam,
     semuta,
     skills,
+    ixians,
     revival,
     turn,
 )

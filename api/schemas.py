@@ -301,6 +301,9 @@ class ResolutionSchema(Schema):
     semuta = fields.List(
         fields.Nested(SemutaBatchSchema), metadata={"description": "fresh discard batches awaiting a Semuta answer"}
     )
+    cyborgs_lost = count_field(
+        7, "the Cyborgs the Ixian winner lost in this battle, kept while its Suboid swap is to come"
+    )
 
 
 class BattleSchema(Schema):
@@ -369,6 +372,7 @@ class DecisionSchema(Schema):
     forces = count_field(
         100, "face-dancer-reveal: the winner's forces in the territory, the most the Tleilaxu may replace"
     )
+    swap_max = count_field(7, "suboid-swap: the most surviving Suboids that may replace lost Cyborgs")
 
 
 class TerrorTokenSchema(Schema):
@@ -518,6 +522,7 @@ class ActionSchema(Schema):
         validate=validate.Length(max=20),
         metadata={"description": "reveal-face-dancer: Tleilaxu forces taken from the board"},
     )
+    count = count_field(7, "swap-suboids: surviving Suboids sent to the Tanks for as many lost Cyborgs (0: none)")
     lend_duke_vidal = StrictBoolean(
         metadata={
             "description": "trigger-ecaz-ambassador, alliance: give Ecaz's Duke Vidal to the new ally for this turn"

@@ -8,7 +8,8 @@ and `outcome.snapshot` must be exactly what `outcome.events` report, and the fig
 - forces: per faction and kind (regular, elite), the change in the Tanks is the forces lost; the
   change in reserves is the forces sent back to reserves less those placed from reserves; the change
   on the board is the forces placed less those lost and sent back; `summary.battle.forces_lost` is the
-  sum of the `forces-lost` events;
+  sum of the `forces-lost` events (an Ixian `suboids-swapped` event sends Suboids to the Tanks and
+  brings as many Cyborgs back from them);
 - spice: per faction, the change is what it was paid, collected and cashed in less what it paid;
   the board's spice changes by what was added less what was destroyed; `summary.battle.spice_awarded`,
   `summary.revival.paid`, `summary.extortion.paid_by` and `summary.choam.spice` match their events;
@@ -145,6 +146,9 @@ def _check(before: dict[str, Any], outcome: dict[str, Any]) -> list[str]:
     placed_from_reserves = Counter({f: 0 for f in factions})
     for e in _events_of(events, "forces-lost"):
         lost[e["faction"]].update({k: int(e.get(k) or 0) for k in KINDS})
+    for e in _events_of(events, "suboids-swapped"):
+        # the Ixian swap: Suboids go to the Tanks, as many lost Cyborgs come back from them to the board
+        lost[e["faction"]].update({"regular": int(e["count"]), "elite": -int(e["count"])})
     for e in _events_of(events, "forces-to-reserves"):
         to_reserves[e["faction"]].update({k: int(e.get(k) or 0) for k in KINDS})
     for e in _events_of(events, "forces-placed"):

@@ -253,6 +253,16 @@ class TerrorPlacement(DecisionRecord):
     READ: ClassVar[Mapping[str, Any]] = {"strongholds": _strings}
 
 
+@dataclass(frozen=True, slots=True)
+class SuboidSwapDecision(DecisionRecord):
+    """The Ixian winner's swap: at most `swap_max` surviving Suboids go to the Tanks for lost Cyborgs."""
+
+    territory: str | None = None
+    swap_max: int | None = None
+
+    TYPE: ClassVar[DecisionType] = DecisionType.SUBOID_SWAP
+
+
 DECISION_RECORDS: Mapping[str, type[DecisionRecord]] = {
     kind.TYPE.value: kind
     for kind in (
@@ -272,6 +282,7 @@ DECISION_RECORDS: Mapping[str, type[DecisionRecord]] = {
         RihaniExchange,
         ExtortionPayment,
         TerrorPlacement,
+        SuboidSwapDecision,
     )
 }
 

@@ -1,7 +1,8 @@
 """The records a snapshot carries between steps, as frozen values built once from the wire.
 
 A resolved battle keeps what it decided and the cleanup steps still to come (`Resolution`, with
-Moritani's retention, the Semuta batches, a Sandmaster's pile and a Rihani exchange); Moritani's
+Moritani's retention, the Semuta batches, a Sandmaster's pile, a Rihani exchange and the Cyborgs an
+Ixian winner may get back for Suboids); Moritani's
 revealed Extortion and the Mentat Pause keep theirs. Each record reads its wire mapping once
 (`from_wire`) and writes it back (`to_wire`) key for key: an optional key the wire carries, even as
 `null`, is kept (`given`), one it lacks stays absent, so a snapshot round-trips unchanged.
@@ -161,6 +162,7 @@ class Resolution(Record):
     rihani: RihaniRecord | None = None
     duke_in_capture_pool: bool | None = None
     semuta: tuple[SemutaBatch, ...] | None = None
+    cyborgs_lost: int | None = None
 
     READ: ClassVar[Mapping[str, Any]] = {
         "result": BattleResult,
@@ -180,6 +182,7 @@ class Resolution(Record):
         "rihani",
         "duke_in_capture_pool",
         "semuta",
+        "cyborgs_lost",
     )
 
     def to_wire(self) -> dict[str, Any]:

@@ -152,6 +152,7 @@ class ActionType(StrEnum):
     RIHANI_DRAW = "rihani-draw"
     RIHANI_DECLINE = "rihani-decline"
     RIHANI_KEEP = "rihani-keep"
+    SWAP_SUBOIDS = "swap-suboids"
 
 
 class DecisionType(StrEnum):
@@ -173,11 +174,12 @@ class DecisionType(StrEnum):
     RIHANI_EXCHANGE = "rihani-exchange"
     EXTORTION_PAYMENT = "extortion-payment"
     TERROR_PLACEMENT = "terror-placement"
+    SUBOID_SWAP = "suboid-swap"
 
 
 # The phases in which each decision type can be open, from where the rules open it: a battle's plans
 # and its cleanup steps (casualties, the winner's cards, the Harkonnen capture, Moritani's retention and
-# its Karama windows, Semuta, Face Dancers, Sandmaster, Rihani) in the Battle phase; Duke Vidal's
+# its Karama windows, Semuta, Face Dancers, Sandmaster, Rihani, the Ixian Suboid swap) in the Battle phase; Duke Vidal's
 # acquisition and its Karama window as Shipment and Movement ends (`end-shipment-movement`); the Terror
 # placement and the Extortion payment in the Mentat Pause. An answer that keeps a decision open (a
 # CHOAM cash-in, a Karama pass) does not change the phase.
@@ -196,6 +198,7 @@ DECISION_PHASES: Mapping[DecisionType, frozenset[Phase]] = MappingProxyType(
         DecisionType.SANDMASTER_PILE: _BATTLE,
         DecisionType.RIHANI_DRAW_OFFER: _BATTLE,
         DecisionType.RIHANI_EXCHANGE: _BATTLE,
+        DecisionType.SUBOID_SWAP: _BATTLE,
         DecisionType.DUKE_VIDAL_ACQUISITION: frozenset({Phase.SHIPMENT_MOVEMENT}),
         DecisionType.DUKE_VIDAL_KARAMA: frozenset({Phase.SHIPMENT_MOVEMENT}),
         DecisionType.EXTORTION_PAYMENT: frozenset({Phase.MENTAT_PAUSE}),

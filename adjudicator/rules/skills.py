@@ -25,7 +25,7 @@ from adjudicator.core.action import Action, Context, choice_of
 from adjudicator.core.catalog import catalog
 from adjudicator.core.decisions import RihaniDrawOffer, RihaniExchange, SandmasterPileDecision, opened
 from adjudicator.core.records import RihaniRecord, SandmasterRecord
-from adjudicator.core.results import Adjudication
+from adjudicator.core.results import Adjudication, Violation
 from adjudicator.core.rulebook import DecisionKind, RuleModule
 from adjudicator.core.rulings import answers, ruled
 from adjudicator.core.snapshot import Decision, FactionState, LeaderState, Plan, Snapshot, SpicePile, halves_to_number
@@ -51,6 +51,7 @@ SANDMASTER_SPICE = 3
 ARTILLERY_QUESTION = "mentat-artillery"
 PILES_QUESTION = "sandmaster-several-piles"
 BAND_QUESTION = "rihani-band-order"
+FACE_UP_REQUIRED_QUESTION = "skill-face-up-leader-required"
 
 
 def skills_on(snapshot: Snapshot) -> bool:
@@ -71,6 +72,40 @@ def selected_skill(snapshot: Snapshot, plan: Plan) -> str | None:
         return None
     state = leader_state(snapshot, plan.leader)
     return None if state is None else state.skill
+
+
+def skill_card_face_up(snapshot: Snapshot, leader_id: str | None) -> bool:
+    """Whether the leader has a skill card lying face up beside it (Leader Skills in play)."""
+    if not skills_on(snapshot):
+        return False
+    state = leader_state(snapshot, leader_id)
+    return state is not None and state.skill is not None and state.skill_face_up is True
+
+
+@rule("skills.committed-with-leader")
+def face_up_skill_violations(snapshot: Snapshot, faction: str, plan: Plan) -> list[Violation]:
+    state = leader_state(snapshot, plan.leader)
+    assert state is not None
+    return [
+        Violation(
+            "skill-card-face-up",
+            f"{plan.leader} fights only with its {state.skill} card behind the shield with it"
+            " (record the card face down, skill_face_up false, before the plan)",
+            f"/snapshot/battle/plans/{faction}/leader",
+            "skills.committed-with-leader",
+        )
+    ]
+
+
+@rule("skills.face-up-leader-not-required")
+def leaders_owed_to_the_plan(snapshot: Snapshot, leaders: Iterable[str]) -> list[str]:
+    return [leader for leader in leaders if not skill_card_face_up(snapshot, leader)]
+
+
+@rule("skills.face-up-after-battle")
+def skill_returns_face_up(state: NextSnapshot, leader_id: str) -> None:
+    skill = state.turn_skill_face_up(leader_id)
+    state.event("skill-face-up", "skills.face-up-after-battle", leader=leader_id, skill=skill)
 
 
 def face_up_skills(snapshot: Snapshot, faction: str, fighting: str | None) -> dict[str, str]:
@@ -430,5 +465,6 @@ DECLARED = RuleModule(
         ARTILLERY_QUESTION: ("bonus-counts", "bonus-zeroed"),
         PILES_QUESTION: ("winner-chooses", "largest-pile", "no-addition"),
         BAND_QUESTION: ("normal-first", "lower-first"),
+        FACE_UP_REQUIRED_QUESTION: ("face-up-excused",),
     },
 )

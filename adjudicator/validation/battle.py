@@ -13,13 +13,20 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 
 from adjudicator.core.catalog import Territory
-from adjudicator.core.decisions import CaptureDecision, FaceDancerReveal, SemutaOpportunity, WinnerCardsDecision
+from adjudicator.core.decisions import (
+    CaptureDecision,
+    FaceDancerReveal,
+    SemutaOpportunity,
+    SuboidSwapDecision,
+    WinnerCardsDecision,
+)
 from adjudicator.core.records import Resolution
 from adjudicator.core.snapshot import Battle
 from adjudicator.core.vocabulary import DecisionType, DukeStatus, FactionId, TerritoryType
 from adjudicator.rules.battle.sectors import combatant_sectors, contested_sides, sector_groups
 from adjudicator.rules.cards import can_retain_battle_card, is_leader_substitute
 from adjudicator.rules.harkonnen import draw_captive
+from adjudicator.rules.ixians import IXIANS, swap_limit
 from adjudicator.rules.semuta import semuta_cards
 from adjudicator.rules.tleilaxu import face_dancer_opportunity, winner_forces, winner_leader
 from adjudicator.validation.base import Checker, pointer
@@ -38,6 +45,7 @@ class BattleChecks(Checker):
             DecisionType.HARKONNEN_CAPTURE.value: self.battle_cleanup_decision,
             DecisionType.SEMUTA_OPPORTUNITY.value: self.semuta_decision,
             DecisionType.FACE_DANCER_REVEAL.value: self.face_dancer_decision,
+            DecisionType.SUBOID_SWAP.value: self.suboid_swap_decision,
         }
 
     def battle(self) -> None:
@@ -97,6 +105,7 @@ class BattleChecks(Checker):
                         "resolution",
                         role,
                     )
+            self.cyborgs_lost_record(resolution)
             if resolution.steps and self.s.pending is None:
                 self.add(
                     "decision-missing",
@@ -264,6 +273,40 @@ class BattleChecks(Checker):
                     "eligible",
                     i,
                 )
+
+    def cyborgs_lost_record(self, resolution: Resolution) -> None:
+        """`cyborgs_lost` is kept exactly while the Ixian winner's Suboid swap is among the steps, and
+        names no more Cyborgs than the Ixian Tanks hold."""
+        where = ("battle", "resolution", "cyborgs_lost")
+        swap_to_come = DecisionType.SUBOID_SWAP in resolution.steps
+        if swap_to_come != (resolution.cyborgs_lost is not None):
+            self.add("record-out-of-step", "cyborgs_lost is kept exactly while the suboid-swap step remains", *where)
+            return
+        if resolution.cyborgs_lost is None:
+            return
+        ixians = self.s.factions.get(IXIANS)
+        if resolution.winner != IXIANS or ixians is None:
+            self.add("wrong-decider", "only an Ixian winner swaps Suboids for lost Cyborgs", *where)
+        elif not 0 < resolution.cyborgs_lost <= ixians.tanks.elite:
+            self.add("decision-mismatch", "the Cyborgs lost are in the Ixian Tanks, at least one", *where)
+
+    def suboid_swap_decision(self) -> None:
+        current = self.battle_step_answered()
+        if current is None:
+            return
+        decision, battle, resolution = current
+        if decision.player != IXIANS or resolution.winner != IXIANS:
+            self.add("wrong-decider", "the Ixian winner decides the Suboid swap", "pending", "player")
+            return
+        swap = decision.as_(SuboidSwapDecision)
+        suboids = sum(s.regular for s in self.s.forces if s.faction == IXIANS and s.territory == battle.territory)
+        expected_fields = (
+            ("territory", swap.territory, battle.territory),
+            ("swap_max", swap.swap_max, swap_limit(resolution.cyborgs_lost or 0, suboids)),
+        )
+        for key, given, expected in expected_fields:
+            if given != expected:
+                self.add("decision-mismatch", f"'{key}' must be {expected!r}", "pending", key)
 
     def face_dancer_decision(self) -> None:
         current = self.battle_step_answered()

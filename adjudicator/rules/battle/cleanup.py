@@ -16,6 +16,7 @@ from adjudicator.core.tracing import Trace, rule
 from adjudicator.core.vocabulary import ActionType, DecisionType
 from adjudicator.rules.battle.outcome import WINNER_SLOTS, casualty_options, winner_loses_dialed
 from adjudicator.rules.battle.sectors import battle_sectors
+from adjudicator.rules.ixians import suboid_swap_offered
 from adjudicator.rules.state import NextSnapshot, finish
 
 
@@ -28,8 +29,12 @@ def choose_casualties(snapshot: Snapshot, action: Action, context: Context, trac
     assert snapshot.battle is not None and action.player is not None
     state = NextSnapshot(snapshot)
     regular, elite = int(action.fields["regular"]), int(action.fields["elite"])
-    winner_loses_dialed(state, action.player, snapshot.battle.territory, regular, elite, battle_sectors(snapshot))
+    territory = snapshot.battle.territory
+    elite_lost = winner_loses_dialed(state, action.player, territory, regular, elite, battle_sectors(snapshot))
     state.step_done()
+    if suboid_swap_offered(state, action.player, territory, elite_lost):
+        state.update_resolution(cyborgs_lost=elite_lost)
+        state.schedule_step(DecisionType.SUBOID_SWAP.value)
     summary = {"casualties": {"faction": action.player, "regular": regular, "elite": elite}}
     return finish(snapshot, state, {"battle": summary}, trace, context)
 

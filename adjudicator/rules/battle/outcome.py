@@ -31,6 +31,7 @@ from adjudicator.rules.harkonnen import (
     harkonnen_leaderless,
     unused_duke_in_pool,
 )
+from adjudicator.rules.ixians import suboid_swap_offered
 from adjudicator.rules.moritani.retention import retention_before_capture, retention_step
 from adjudicator.rules.moritani.special import special_karama_step
 from adjudicator.rules.skills import (
@@ -39,6 +40,7 @@ from adjudicator.rules.skills import (
     rihani_step,
     sandmaster_step,
     selected_skill,
+    skill_returns_face_up,
     skills_on,
 )
 from adjudicator.rules.state import NextSnapshot, in_cleanup_order
@@ -140,10 +142,12 @@ def cyborgs_lost_as_dialed() -> None:
 @rule("battle.losses.winner-dialed")
 def winner_loses_dialed(
     state: NextSnapshot, winner: str, territory: str, regular: int, elite: int, sectors: frozenset[int] | None
-) -> None:
-    state.forces_to_tanks(
+) -> int:
+    # the elite forces lost are returned: an Ixian winner's Cyborgs may come back for Suboids
+    _, elite_lost = state.forces_to_tanks(
         winner, territory, "battle.losses.winner-dialed", regular=regular, elite=elite, sectors=sectors
     )
+    return elite_lost
 
 
 def _summary(
@@ -259,6 +263,7 @@ def apply_resolution(
             state.event("kwisatz-haderach-killed", "battle.explosion.lasgun-shield")
 
     needed: set[str] = set()  # the cleanup steps with a choice; they open in the declared order
+    cyborgs_lost = 0  # kept for the Ixian winner's Suboid swap
     sandmaster: SandmasterRecord | None = None
     rihani: RihaniRecord | None = None
     if res.winner is not None:
@@ -280,7 +285,10 @@ def apply_resolution(
         if res.result is BattleResult.DECIDED:
             options = casualty_options(snapshot, battle, res.winner)
             if len(options) == 1:
-                winner_loses_dialed(state, res.winner, territory, **options[0], sectors=covered)
+                elite_lost = winner_loses_dialed(state, res.winner, territory, **options[0], sectors=covered)
+                if suboid_swap_offered(state, res.winner, territory, elite_lost):
+                    cyborgs_lost = elite_lost
+                    needed.add(DecisionType.SUBOID_SWAP.value)
             else:
                 needed.add(DecisionType.BATTLE_CASUALTIES.value)
         if special_karama_step(snapshot, state, res.winner, res.loser):
@@ -345,6 +353,13 @@ def apply_resolution(
             retention_before_capture()
         needed.add(DecisionType.HARKONNEN_CAPTURE.value)
 
+    if skills_on(snapshot):
+        # a skilled leader that fought and lives: its card comes back face up beside it
+        for side in sides.values():
+            leader = side.plan.leader
+            if leader is not None and leader != DUKE and state.skill_card_face_down(leader):
+                skill_returns_face_up(state, leader)
+
     lost: dict[str, dict[str, int]] = {}
     for e in state.events:
         if e["type"] == "forces-lost":
@@ -364,6 +379,7 @@ def apply_resolution(
         sandmaster=sandmaster,
         rihani=rihani,
         duke_in_capture_pool=duke_drawable or unused_drawable,
+        cyborgs_lost=cyborgs_lost,
     )
     # the Face Dancer question reads the resolution just recorded (whether other steps precede it)
     if face_dancer_step(state):

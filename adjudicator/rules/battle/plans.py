@@ -11,11 +11,12 @@ from dataclasses import dataclass
 from adjudicator.core.catalog import card_kind, catalog
 from adjudicator.core.results import Violation
 from adjudicator.core.rulebook import RuleModule
-from adjudicator.core.snapshot import Battle, Plan, Snapshot
+from adjudicator.core.snapshot import Battle, Plan, Snapshot, halves_to_number
 from adjudicator.core.tracing import rule
 from adjudicator.core.vocabulary import DUKE, DukeStatus, FactionId, LeaderStatus
 from adjudicator.rules.battle.sectors import battle_sectors
 from adjudicator.rules.cards import UNSUPPORTED_IN_PLANS, is_leader_substitute
+from adjudicator.rules.skills import face_up_skill_violations, leaders_owed_to_the_plan, skill_card_face_up
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,6 +185,8 @@ def leader_violations(snapshot: Snapshot, battle: Battle, faction: str, plan: Pl
         )
     if plan.leader is None and plan.cheap_hero is None:
         leaders = list(eligible)
+        if any(skill_card_face_up(snapshot, leader) for leader in leaders):
+            leaders = leaders_owed_to_the_plan(snapshot, leaders)
         heroes = [card for card in hand if is_leader_substitute(card)]
         if leaders or heroes:
             found.append(
@@ -316,7 +319,43 @@ def support_violations(snapshot: Snapshot, battle: Battle, faction: str, plan: P
         found.append(
             Violation("support-exceeds-forces", "one spice supports one force", _plan_path(faction, "spice"), rule_id)
         )
+    else:
+        found += support_within_dial(snapshot, battle, faction, plan)
     return found
+
+
+def dialed_support_limit(snapshot: Snapshot, faction: str, opponent: str, forces: Forces, dial_halves: int) -> int:
+    """The most forces one dial can hold at full strength: the supportable forces, cheapest at full
+    strength first, while their full strength stays within the dial (Suboids are never supported)."""
+    elite_full = elite_worth_halves(snapshot, faction, opponent)
+    worths = [elite_full] * forces.elite
+    if faction != FactionId.IXIANS:
+        worths = [2] * forces.regular + worths
+    count = used = 0
+    for worth in sorted(worths):
+        if used + worth > dial_halves:
+            break
+        used += worth
+        count += 1
+    return count
+
+
+@rule("battle.plan.support-within-dial")
+def support_within_dial(snapshot: Snapshot, battle: Battle, faction: str, plan: Plan) -> list[Violation]:
+    opponent = battle.defender if faction == battle.aggressor else battle.aggressor
+    forces = forces_in(snapshot, faction, battle.territory)
+    most = dialed_support_limit(snapshot, faction, opponent, forces, plan.dial_halves)
+    if plan.spice <= most:
+        return []
+    return [
+        Violation(
+            "support-exceeds-dial",
+            f"spice supports only dialed forces: a dial of {halves_to_number(plan.dial_halves):g} holds"
+            f" {most} supported at most",
+            _plan_path(faction, "spice"),
+            "battle.plan.support-within-dial",
+        )
+    ]
 
 
 @rule("battle.plan.kwisatz-haderach")
@@ -416,6 +455,8 @@ def unsupported_cards(battle: Battle) -> list[Violation]:
 def plan_problems(snapshot: Snapshot, battle: Battle, faction: str, plan: Plan) -> list[Violation]:
     """Every rule a single plan breaks (the same checks a locked plan goes through)."""
     found = leader_violations(snapshot, battle, faction, plan)
+    if skill_card_face_up(snapshot, plan.leader):
+        found += face_up_skill_violations(snapshot, faction, plan)
     found += card_slot_violations(faction, plan)
     found += dial_violations(snapshot, battle, faction, plan)
     if plan.spice:

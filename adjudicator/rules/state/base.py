@@ -33,6 +33,7 @@ AWAKENING_LOSSES = 7
 # and a Semuta opportunity interrupts whichever step is next.
 CLEANUP_ORDER: tuple[str, ...] = (
     DecisionType.BATTLE_CASUALTIES.value,
+    DecisionType.SUBOID_SWAP.value,
     DecisionType.MORITANI_SPECIAL_KARAMA.value,
     DecisionType.WINNER_CARDS.value,
     DecisionType.SANDMASTER_PILE.value,
@@ -187,6 +188,12 @@ class WorkingCopy:
     def battle_territory(self) -> str:
         return str(self.wire["battle"]["territory"])
 
+    @property
+    def battle_cover(self) -> frozenset[int] | None:
+        """The sectors the battle covers as recorded in it (None: the whole territory)."""
+        sectors = self.wire["battle"].get("sectors")
+        return frozenset(sectors) if sectors else None
+
     def cover_sectors(self, sectors: frozenset[int]) -> None:
         """Record the sectors the battle covers (continuations read them from the battle)."""
         self.wire["battle"]["sectors"] = sorted(sectors)
@@ -253,6 +260,36 @@ class WorkingCopy:
                 "forces-lost", rule_id, faction=faction, territory=territory, regular=lost_regular, elite=lost_elite
             )
         return lost_regular, lost_elite
+
+    def regular_forces_in(self, faction: str, territory: str, sectors: frozenset[int] | None = None) -> int:
+        """A faction's regular forces now in a territory, only in `sectors` if given (the Ixians': Suboids)."""
+        return sum(
+            s["regular"]
+            for s in self.wire["forces"]
+            if s["faction"] == faction and s["territory"] == territory and (sectors is None or s["sector"] in sectors)
+        )
+
+    def suboids_for_cyborgs(
+        self, faction: str, territory: str, count: int, rule_id: str, sectors: frozenset[int] | None = None
+    ) -> None:
+        """`count` Suboids of the territory (of `sectors`, if given) go to the Tanks and as many Cyborgs
+        come back from them, each Cyborg taking a Suboid's place (stack by stack, in the board's order)."""
+        left = count
+        for stack in self.wire["forces"]:
+            if (
+                left
+                and stack["faction"] == faction
+                and stack["territory"] == territory
+                and (sectors is None or stack["sector"] in sectors)
+            ):
+                take = min(stack["regular"], left)
+                stack["regular"] -= take
+                stack["elite"] += take
+                left -= take
+        tanks = self.wire["factions"][faction]["tanks"]
+        tanks["regular"] += count
+        tanks["elite"] -= count
+        self.event("suboids-swapped", rule_id, faction=faction, territory=territory, count=count)
 
     def count_toward_kwisatz_haderach(self, token: dict[str, Any], lost: int) -> None:
         token["battle_losses"] = token.get("battle_losses", 0) + lost

@@ -40,6 +40,7 @@ class BattleCardsState(WorkingCopy):
         sandmaster: SandmasterRecord | None = None,
         rihani: RihaniRecord | None = None,
         duke_in_capture_pool: bool = False,
+        cyborgs_lost: int = 0,
     ) -> None:
         """Record what the battle decided and the cleanup steps to come (in the order given)."""
         resolution: dict[str, Any] = {
@@ -58,6 +59,8 @@ class BattleCardsState(WorkingCopy):
             resolution["rihani"] = rihani.to_wire()
         if duke_in_capture_pool:
             resolution["duke_in_capture_pool"] = True
+        if cyborgs_lost:
+            resolution["cyborgs_lost"] = cyborgs_lost
         self.wire["battle"]["resolution"] = resolution
 
     def schedule_step(self, step: str) -> None:

@@ -54,6 +54,19 @@ class CustodyState(WorkingCopy):
         kept = {k: v for k, v in leaders.get(leader_id, {}).items() if k != "status" and k not in forget}
         leaders[leader_id] = {"status": status.value, **kept, **after}
 
+    def skill_card_face_down(self, leader_id: str) -> bool:
+        """Whether a living leader's skill card is recorded face down (behind its faction's shield)."""
+        native = catalog().leaders[leader_id].faction
+        entry = self.wire["factions"][native]["leaders"].get(leader_id) or {}
+        return entry.get("skill") is not None and entry.get("skill_face_up") is False
+
+    def turn_skill_face_up(self, leader_id: str) -> str:
+        """The leader's skill card goes face up beside it; its skill is returned."""
+        native = catalog().leaders[leader_id].faction
+        entry = self.wire["factions"][native]["leaders"][leader_id]
+        entry["skill_face_up"] = True
+        return str(entry["skill"])
+
     def revive_leader(self, faction: str, leader_id: str) -> None:
         """A leader leaves the Tanks for its faction's pool."""
         self._leader_becomes(faction, leader_id, LeaderStatus.AVAILABLE)
