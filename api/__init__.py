@@ -14,6 +14,7 @@ from werkzeug.exceptions import HTTPException, UnsupportedMediaType
 from adjudicator import ENGINE_VERSION
 from adjudicator.core.errors import InvalidRequest, UnknownRegisterEntry
 
+from .body import read_body
 from .extensions import Api
 from .problems import problem
 from .resources.health.routes import blp as health_blp
@@ -84,8 +85,10 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     @app.before_request
     def require_json_body() -> None:
         # Routing errors (404, 405) take precedence over the media type.
-        if request.routing_exception is None and request.method == "POST" and not _is_json_mimetype(request.mimetype):
-            raise UnsupportedMediaType()
+        if request.routing_exception is None and request.method == "POST":
+            if not _is_json_mimetype(request.mimetype):
+                raise UnsupportedMediaType()
+            read_body(request)
 
     @app.errorhandler(InvalidRequest)
     def invalid_request(error: InvalidRequest) -> Response:

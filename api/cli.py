@@ -15,21 +15,9 @@ from typing import Any
 
 
 def _serve(args: argparse.Namespace) -> int:
-    argv = [
-        sys.executable,
-        "-m",
-        "gunicorn",
-        "--bind",
-        f"{args.host}:{args.port}",
-        "--workers",
-        str(args.workers),
-        "--worker-class",
-        "sync",
-        "--preload",
-        "--access-logfile",
-        "-",
-        "api:create_app()",
-    ]
+    # every setting lives in api/gunicorn_conf.py; the options only fill its environment
+    os.environ.update(HOST=args.host, PORT=str(args.port), WEB_CONCURRENCY=str(args.workers))
+    argv = [sys.executable, "-m", "gunicorn", "--config", "python:api.gunicorn_conf"]
     os.execv(sys.executable, argv)
     return 0  # pragma: no cover - execv does not return
 
@@ -113,9 +101,13 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="dune-adjudicator", description="Dune rules adjudicator.")
     commands = parser.add_subparsers(dest="command", required=True)
     serve = commands.add_parser("serve", help="serve the HTTP API with gunicorn")
-    serve.add_argument("--host", default="127.0.0.1")
-    serve.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8000")))
-    serve.add_argument("--workers", type=int, default=os.cpu_count() or 2, help="sync workers (default: one per core)")
+    serve.add_argument("--host", default="127.0.0.1", help="the address to listen on (default: loopback only)")
+    serve.add_argument(
+        "--port", type=int, default=int(os.environ.get("PORT", "8000")), help="the port (default: $PORT or 8000)"
+    )
+    serve.add_argument(
+        "--workers", type=int, default=os.cpu_count() or 2, help="worker processes (default: one per core)"
+    )
     serve.set_defaults(handler=_serve)
     conformance = commands.add_parser(
         "conformance", help="run every scenario fixture against a server speaking this API"

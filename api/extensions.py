@@ -44,6 +44,7 @@ _TITLES = {
     400: ("Bad Request", "The request body is not valid JSON."),
     404: ("Not Found", "No resource at this address."),
     405: ("Method Not Allowed", "This address does not accept that method."),
+    408: ("Request Timeout", "The request body did not arrive in time."),
     413: ("Content Too Large", "The request body is larger than 1 MiB."),
     415: ("Unsupported Media Type", "Send the request body as application/json."),
     422: ("Unprocessable Content", "The request is well-formed JSON but not a valid request."),
@@ -81,6 +82,10 @@ class Api(flask_smorest.Api):
             if code == 400:
                 errors = [{**e, "code": "invalid-json", "path": ""} for e in errors]
         headers: dict[str, str] = {}
+        problem_code = getattr(error, "problem_code", None)
+        if problem_code is not None:  # a body the client sent wrong (api/body.py): one error, its own code
+            detail = error.description or detail
+            errors = [{"path": "", "code": problem_code, "message": detail}]
         if code == 405:
             # flask-smorest drops werkzeug's Allow header; clients (and HTTP) need it.
             allowed = getattr(error, "valid_methods", None) or []

@@ -48,13 +48,7 @@ class StrictJSONParser(FlaskParser):
     def _raw_load_json(self, req: flask.Request) -> Any:
         if not is_json_request(req):
             return core.missing
-        data = req.get_data(cache=True)
-        limit = req.max_content_length
-        # A chunked body (no Content-Length) is cut at the limit, not refused: one byte more on the wire
-        # means the body was too large.
-        truncated = req.content_length is None and limit is not None and len(data) >= limit
-        if truncated and req.environ["wsgi.input"].read(1):
-            abort(413)
+        data = req.get_data(cache=True)  # read, bounded and checked before routing (api/body.py)
         try:
             return strict_loads(data)
         except InvalidJSON as exc:

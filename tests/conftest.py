@@ -43,8 +43,27 @@ def three_factions() -> dict[str, Any]:
     return base_snapshot("three-factions")
 
 
+BODY_READ_SECONDS = 2.0  # the live server's body deadline in the tests (10 s in production)
+
+
 @pytest.fixture(scope="session")
-def live_server() -> Iterator[str]:
-    """The real server (gunicorn, two sync workers) on a free loopback port, for the whole session."""
-    with running_server(workers=2) as (url, _):
+def live_server_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The live server's home folder (with `run/` as its runtime folder): empty ones of its own, so a
+    test can see that it leaves nothing there."""
+    home = tmp_path_factory.mktemp("server-home")
+    (home / "run").mkdir()
+    return home
+
+
+@pytest.fixture(scope="session")
+def live_server(live_server_home: Path) -> Iterator[str]:
+    """The real server (gunicorn with the production settings of api/gunicorn_conf.py, two workers) on a
+    free loopback port, for the whole session."""
+    home = live_server_home
+    env = {
+        "DUNE_BODY_READ_SECONDS": str(BODY_READ_SECONDS),
+        "HOME": str(home),
+        "XDG_RUNTIME_DIR": str(home / "run"),
+    }
+    with running_server(workers=2, env=env) as (url, _):
         yield url

@@ -20,14 +20,14 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def live_server(workers: int = 2) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+def live_server(workers: int = 2, env: dict[str, str] | None = None) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
     port = free_port()
     log = tempfile.TemporaryFile()  # noqa: SIM115 - kept open while the server runs, closed in finally
     process = subprocess.Popen(
         [sys.executable, "-m", "api.cli", "serve", "--port", str(port), "--workers", str(workers)],
         stdout=subprocess.DEVNULL,
         stderr=log,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        env={**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})},
     )
     url = f"http://127.0.0.1:{port}"
     try:

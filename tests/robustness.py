@@ -65,3 +65,54 @@ def oversized_chunked_body(base: str) -> str | None:
     status = connection.getresponse().status
     connection.close()
     return None if status == 413 else f"a chunked body of 2 MiB got {status}, not 413"
+
+
+def _address(base: str) -> tuple[str, int]:
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(base)
+    return parts.hostname or "127.0.0.1", parts.port or 80
+
+
+def raw_exchange(base: str, data: bytes, timeout: float = 30.0) -> tuple[int | None, dict[str, str], bytes, float]:
+    """Send raw bytes and read the answer: (status or None when the server closed without one, headers,
+    body, seconds until the answer)."""
+    import socket
+
+    started = time.monotonic()
+    with socket.create_connection(_address(base), timeout=timeout) as conn:
+        conn.sendall(data)
+        received = b""
+        try:
+            while True:
+                part = conn.recv(65536)
+                if not part:
+                    break
+                received += part
+                head, _, body = received.partition(b"\r\n\r\n")
+                length = next(
+                    (
+                        int(line.split(b":", 1)[1])
+                        for line in head.split(b"\r\n")
+                        if line.lower().startswith(b"content-length:")
+                    ),
+                    None,
+                )
+                if length is not None and len(body) >= length:
+                    break
+        except TimeoutError:
+            pass
+    elapsed = time.monotonic() - started
+    if not received.startswith(b"HTTP/"):
+        return None, {}, b"", elapsed
+    head, _, body = received.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    headers = {k.strip().lower(): v.strip() for k, v in (line.split(":", 1) for line in lines[1:] if ":" in line)}
+    return int(lines[0].split()[1]), headers, body, elapsed
+
+
+def chunked_post(path: str, chunks: bytes, extra: str = "") -> bytes:
+    return (
+        f"POST {path} HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\n{extra}"
+        "Transfer-Encoding: chunked\r\n\r\n"
+    ).encode() + chunks

@@ -31,20 +31,23 @@ def test_a_command_is_required() -> None:
         build_parser().parse_args([])
 
 
-def test_serve_runs_gunicorn_with_sync_preloaded_workers(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_serve_runs_gunicorn_with_the_committed_settings(monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib
     import sys
 
     from api import cli
 
+    for name in ("HOST", "PORT", "WEB_CONCURRENCY"):
+        monkeypatch.delenv(name, raising=False)  # restored afterwards, whatever serve sets
     calls: list[list[str]] = []
     monkeypatch.setattr(cli.os, "execv", lambda path, argv: calls.append(argv))
     cli.main(["serve", "--port", "9001", "--workers", "3"])
     (argv,) = calls
-    assert argv[:3] == [sys.executable, "-m", "gunicorn"]
-    assert argv[argv.index("--bind") + 1] == "127.0.0.1:9001"
-    assert argv[argv.index("--workers") + 1] == "3"
-    assert argv[argv.index("--worker-class") + 1] == "sync"
-    assert "--preload" in argv and argv[-1] == "api:create_app()"
+    assert argv == [sys.executable, "-m", "gunicorn", "--config", "python:api.gunicorn_conf"]
+    settings = importlib.reload(importlib.import_module("api.gunicorn_conf"))
+    assert settings.bind == ["127.0.0.1:9001"] and settings.workers == 3
+    assert settings.worker_class == "gevent" and settings.preload_app
+    assert settings.control_socket_disable and settings.wsgi_app == "api:create_app()"
 
 
 def _cli(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:

@@ -142,3 +142,28 @@ def test_rulings_carry_the_rules_digest_header(client: FlaskClient, three_factio
     health = client.get("/healthz").get_json()
     assert response.headers["X-Rules-Digest"] == health["rules_digest"]
     assert response.get_json()["provenance"]["rules_digest"] == health["rules_digest"]
+
+
+@pytest.mark.parametrize("encoding", ["gzip", "br", "x-custom"])
+def test_a_content_encoding_not_decoded_here_is_415(client: FlaskClient, encoding: str) -> None:
+    answer = client.post(
+        "/v1/rulings", data=b"{}", content_type="application/json", headers={"Content-Encoding": encoding}
+    )
+    assert answer.status_code == 415
+    assert answer.mimetype == "application/problem+json"
+    assert [e["code"] for e in answer.get_json()["errors"]] == ["unsupported-content-encoding"]
+
+
+def test_identity_encoding_is_read_as_is(client: FlaskClient) -> None:
+    answer = client.post(
+        "/v1/rulings", data=b"{}", content_type="application/json", headers={"Content-Encoding": "identity"}
+    )
+    assert answer.status_code == 422  # read, then refused for what it says, not for how it came
+
+
+def test_a_body_shorter_than_its_content_length_is_400(client: FlaskClient) -> None:
+    answer = client.post(
+        "/v1/rulings", data=b"{}", content_type="application/json", environ_overrides={"CONTENT_LENGTH": "100"}
+    )
+    assert answer.status_code == 400
+    assert [e["code"] for e in answer.get_json()["errors"]] == ["malformed-body"]
