@@ -40,7 +40,7 @@ where `path` is a JSON pointer into the request.
 DEFAULT_CONFIG: dict[str, Any] = {
     "API_TITLE": "Dune rules adjudicator",
     "API_VERSION": ENGINE_VERSION,
-    "OPENAPI_VERSION": "3.0.3",
+    "OPENAPI_VERSION": "3.1.0",
     "OPENAPI_URL_PREFIX": "/",
     "OPENAPI_JSON_PATH": "openapi.json",
     "OPENAPI_SWAGGER_UI_PATH": "docs",

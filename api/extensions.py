@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import http
+import inspect
 from typing import Any
 
 import flask_smorest
 import marshmallow as ma
+from apispec.ext.marshmallow import MarshmallowPlugin, OpenAPIConverter
 from flask import Response
 from flask_smorest.utils import prepare_response
 from werkzeug.exceptions import HTTPException
@@ -25,6 +27,8 @@ class Schema(FastLoadSchema):
 
 
 class ProblemErrorSchema(Schema):
+    """One problem with the request: where it is and what is wrong."""
+
     path = ma.fields.String(required=True, metadata={"description": "JSON pointer (RFC 6901) into the request"})
     code = ma.fields.String(required=True, metadata={"description": "stable machine-readable code"})
     message = ma.fields.String(required=True, metadata={"description": "human-readable explanation"})
@@ -38,6 +42,56 @@ class ProblemSchema(Schema):
     status = ma.fields.Integer(required=True)
     detail = ma.fields.String(required=True)
     errors = ma.fields.List(ma.fields.Nested(ProblemErrorSchema), required=True)
+
+
+# What each error answer means, as the spec documents it (the codes are those of `errors[].code`).
+PROBLEM_ANSWERS: dict[int, str] = {
+    400: "The body is not acceptable JSON (`invalid-json`: not UTF-8, a syntax error, a key twice in one "
+    "object, NaN or Infinity, nested too deeply), or its HTTP framing is broken (`malformed-body`: a bad "
+    "chunk size, a missing chunk end, fewer bytes than `Content-Length` said).",
+    404: "No entry with this id (`errors` is empty).",
+    405: "This address does not accept the method; the `Allow` header lists the methods it accepts.",
+    408: "`body-timeout`: the request body did not arrive whole within the read deadline (10 seconds by "
+    "default); the connection is not held any longer.",
+    413: "The request body is larger than 1 MiB.",
+    415: "The body is not JSON (the media type must be `application/json` or another `application/*+json` "
+    "type), or it is compressed (`unsupported-content-encoding`: send it uncompressed, `identity`).",
+    422: "The body (or the query string) is well-formed but not a valid request: one `errors` entry per "
+    "problem, each with the JSON pointer of the offending part and a stable code.",
+}
+ALLOW_HEADER = {
+    "description": "the methods this address accepts, comma-separated",
+    "schema": {"type": "string"},
+}
+
+
+class _Converter(OpenAPIConverter):
+    """A schema's docstring is its description in the spec."""
+
+    def schema2jsonschema(self, schema: Any) -> dict[str, Any]:
+        jsonschema: dict[str, Any] = super().schema2jsonschema(schema)
+        cls = schema if isinstance(schema, type) else type(schema)
+        if cls.__doc__ and "description" not in jsonschema:
+            jsonschema["description"] = inspect.cleandoc(cls.__doc__)
+        return jsonschema
+
+
+def _property_names(self: OpenAPIConverter, field: ma.fields.Field, **kwargs: Any) -> dict[str, Any]:
+    """A mapping documents the keys it accepts (`propertyNames`), as strictly as the server checks them."""
+    if isinstance(field, ma.fields.Dict) and field.key_field is not None:
+        names: dict[str, Any] = self.field2property(field.key_field)
+        names.pop("description", None)
+        return {"propertyNames": names}
+    return {}
+
+
+class _Plugin(MarshmallowPlugin):
+    Converter = _Converter
+
+    def init_spec(self, spec: Any) -> None:
+        super().init_spec(spec)
+        assert self.converter is not None
+        self.converter.add_attribute_function(_property_names)
 
 
 _TITLES = {
@@ -55,12 +109,19 @@ _TITLES = {
 class Api(flask_smorest.Api):
     ERROR_SCHEMA = ProblemSchema
 
+    def _init_spec(self, **kwargs: Any) -> None:
+        kwargs.setdefault("marshmallow_plugin", _Plugin())
+        super()._init_spec(**kwargs)
+
     def _register_responses(self) -> None:
-        # Same as flask-smorest's, but every error response is documented as problem+json.
+        # Same as flask-smorest's, but every error response is documented as problem+json, with what
+        # it means here.
         for status in http.HTTPStatus:
-            response: dict[str, Any] = {"description": status.phrase}
+            response: dict[str, Any] = {"description": PROBLEM_ANSWERS.get(status, status.phrase)}
             if not (100 <= status < 200) and status not in (204, 304):
                 response["schema"] = self.ERROR_SCHEMA
+            if status == 405:
+                response["headers"] = {"Allow": ALLOW_HEADER}
             prepare_response(response, self.spec, PROBLEM_MIMETYPE)
             self.spec.components.response(status.name, response, lazy=True)
         default: dict[str, Any] = {"description": "Problem details (RFC 9457)", "schema": self.ERROR_SCHEMA}

@@ -64,7 +64,7 @@ class Choice(fields.String):
         self._allowed = frozenset(choices)
         enum: list[str | None] = list(self.choices)
         if kwargs.get("allow_none"):
-            enum.append(None)  # OpenAPI 3.0: a nullable enum lists null among its values
+            enum.append(None)  # a nullable enum lists null among its values (JSON Schema)
         kwargs["metadata"] = {"enum": enum, **kwargs.get("metadata", {})}
         super().__init__(**kwargs)
 

@@ -92,6 +92,8 @@ def sector_field() -> StrictInteger:
 
 
 class RulesetSchema(Schema):
+    """The rules in play: expansions, advanced rules and optional modules."""
+
     expansions = fields.List(
         fields.String(validate=validate.OneOf(list(catalog().expansions))),
         validate=validate.Length(max=3),
@@ -106,11 +108,15 @@ class RulesetSchema(Schema):
 
 
 class ForceCountSchema(Schema):
+    """Forces off the board (reserves or Tleilaxu Tanks), by kind."""
+
     regular = count_field(20, "regular forces (default 0)")
     elite = count_field(20, "elite forces: Sardaukar, Fedaykin or Cyborgs (default 0)")
 
 
 class LeaderStateSchema(Schema):
+    """A leader that is not simply available: killed, captured, used this phase, or carrying a skill."""
+
     status = Choice([s.value for s in LeaderStatus], required=True)
     by = faction_field(metadata={"description": "captor, with status captured"})
     skill = fields.String(allow_none=True, validate=_ID, metadata={"description": "leader skill id"})
@@ -119,12 +125,16 @@ class LeaderStateSchema(Schema):
 
 
 class KwisatzHaderachSchema(Schema):
+    """The Atreides Kwisatz Haderach token (advanced rules)."""
+
     status = fields.String(required=True, validate=validate.OneOf(["inactive", "active", "tanks"]))
     used_in = id_field("the territory it joined this turn, or null", allow_none=True)
     battle_losses = count_field(1000, "Atreides forces lost in battles so far; it awakens at 7 (default 0)")
 
 
 class FactionSchema(Schema):
+    """One faction's position: spice, forces off the board, cards, leaders, alliance and faction tokens."""
+
     spice = count_field(10000, "spice behind the shield", required=True)
     reserves = fields.Nested(ForceCountSchema)
     tanks = fields.Nested(ForceCountSchema)
@@ -169,6 +179,8 @@ class FactionSchema(Schema):
 
 
 class ForceStackSchema(Schema):
+    """A faction's forces in one sector of a territory."""
+
     faction = faction_field(required=True)
     territory = id_field("territory id", required=True)
     sector = sector_field()
@@ -177,23 +189,31 @@ class ForceStackSchema(Schema):
 
 
 class AdvisorStackSchema(Schema):
+    """Bene Gesserit advisors (the spiritual side) in one sector of a territory."""
+
     territory = id_field("territory id", required=True)
     sector = sector_field()
     count = BoundedInteger(1, 20, required=True)
 
 
 class AmbassadorSchema(Schema):
+    """An Ecaz Ambassador token placed in a stronghold."""
+
     token = faction_field(required=True, metadata={"description": "the faction the Ambassador token shows"})
     territory = id_field("the stronghold it was placed in", required=True)
 
 
 class SpicePileSchema(Schema):
+    """Spice lying in one sector of a territory."""
+
     territory = id_field("territory id", required=True)
     sector = sector_field()
     amount = BoundedInteger(1, 1000, required=True)
 
 
 class DukeVidalSchema(Schema):
+    """Duke Vidal, the leader whose holder changes during the game: who has him and on what terms."""
+
     status = fields.String(required=True, validate=validate.OneOf([s.value for s in DukeStatus]))
     controller = faction_field(allow_none=True)
     acquired_turn = StrictInteger(
@@ -220,6 +240,8 @@ class DukeVidalSchema(Schema):
 
 
 class PlanSchema(Schema):
+    """A battle plan: leader or Cheap Hero, dial, cards and support spice."""
+
     leader = id_field("leader id, or null", allow_none=True)
     cheap_hero = id_field("Cheap Hero/Heroine card id used as the leader, or null", allow_none=True)
     dial = StrictNumber(
@@ -243,17 +265,23 @@ class RetentionRecordSchema(Schema):
 
 
 class SemutaBatchSchema(Schema):
+    """Cards discarded together, waiting for Semuta Drug holders to answer."""
+
     discarder = faction_field(required=True)
     cards = fields.List(id_field("card id"), required=True)
     responders = fields.List(faction_field(), required=True)
 
 
 class SandmasterRecordSchema(Schema):
+    """A Sandmaster holder still to choose the spice pile its skill adds to."""
+
     player = faction_field(required=True)
     sectors = fields.List(sector_field(), required=True, metadata={"description": "the piles to choose from"})
 
 
 class RihaniRecordSchema(Schema):
+    """A Rihani Decipherer exchange of Traitor cards under way."""
+
     player = faction_field(required=True)
     eligible = fields.List(
         id_field("leader id"),
@@ -307,6 +335,8 @@ class ResolutionSchema(Schema):
 
 
 class BattleSchema(Schema):
+    """The battle being fought: where, who, the plans and what has been resolved so far."""
+
     territory = id_field("territory id", required=True)
     sectors = fields.List(
         BoundedInteger(0, 17),
@@ -376,6 +406,8 @@ class DecisionSchema(Schema):
 
 
 class TerrorTokenSchema(Schema):
+    """One Moritani Terror token: its public handle, kind and place."""
+
     id = id_field("the token's public handle (its kind is secret until revealed)", required=True)
     kind = Choice(
         ["assassination", "atomics", "extortion", "robbery", "sabotage", "sneak-attack"],
@@ -415,6 +447,8 @@ class ExtortionSchema(Schema):
 
 
 class MentatSchema(Schema):
+    """The Mentat Pause under way: its remaining decisions, and the reading it began under."""
+
     steps = fields.List(
         Choice([DecisionType.TERROR_PLACEMENT.value, DecisionType.EXTORTION_PAYMENT.value]),
         required=True,
@@ -428,6 +462,8 @@ class MentatSchema(Schema):
 
 
 class SnapshotSchema(Schema):
+    """A board snapshot (`dune-snapshot/1`): the whole game state a ruling is made on."""
+
     format = fields.String(required=True, validate=validate.Equal(SNAPSHOT_FORMAT))
     ruleset = fields.Nested(RulesetSchema, required=True)
     turn = BoundedInteger(1, 99, required=True)
@@ -538,6 +574,8 @@ class ViewLeaderStateSchema(LeaderStateSchema):
 
 
 class ViewFactionSchema(FactionSchema):
+    """A faction as one viewer may see it: hidden hands, traitors and Face Dancers become counts."""
+
     spice = count_field(
         10000,
         "spice behind the shield; null when hidden (another faction's, or any for a spectator)",
@@ -555,6 +593,8 @@ class ViewFactionSchema(FactionSchema):
 
 
 class ViewRihaniRecordSchema(RihaniRecordSchema):
+    """A Rihani Decipherer exchange as one viewer may see it: the cards are null when hidden."""
+
     eligible = fields.List(
         id_field("leader id"), required=True, allow_none=True, metadata={"description": "null when hidden"}
     )
@@ -564,10 +604,14 @@ class ViewRihaniRecordSchema(RihaniRecordSchema):
 
 
 class ViewResolutionSchema(ResolutionSchema):
+    """A battle's resolution as one viewer may see it."""
+
     rihani = fields.Nested(ViewRihaniRecordSchema)
 
 
 class ViewBattleSchema(BattleSchema):
+    """The battle as one viewer may see it: an unrevealed opposing plan is null."""
+
     resolution = fields.Nested(ViewResolutionSchema, allow_none=True)
     plans = fields.Dict(
         keys=Choice(FACTIONS),
@@ -578,6 +622,8 @@ class ViewBattleSchema(BattleSchema):
 
 
 class ViewTerrorTokenSchema(TerrorTokenSchema):
+    """A Terror token as one viewer may see it: its kind is null while hidden."""
+
     kind = Choice(
         ["assassination", "atomics", "extortion", "robbery", "sabotage", "sneak-attack"],
         required=True,
@@ -587,6 +633,8 @@ class ViewTerrorTokenSchema(TerrorTokenSchema):
 
 
 class ViewTerrorSchema(TerrorSchema):
+    """Moritani's Terror tokens as one viewer may see it: the supply becomes a count."""
+
     supply = fields.List(
         fields.Nested(ViewTerrorTokenSchema),
         required=True,
@@ -598,6 +646,8 @@ class ViewTerrorSchema(TerrorSchema):
 
 
 class ViewSnapshotSchema(SnapshotSchema):
+    """A snapshot as one viewer may see it (or in full, for the referee); redacted parts are null or counts."""
+
     seed = StrictInteger(
         required=True, allow_none=True, metadata={"description": "null in a redacted view: it decides future draws"}
     )
@@ -611,6 +661,8 @@ class ViewSnapshotSchema(SnapshotSchema):
 
 
 class CitationSchema(Schema):
+    """Where a ruling's rule is written: a register source and its page, section or timestamp."""
+
     source = fields.String(required=True, metadata={"description": "source register id"})
     page = StrictInteger(metadata={"description": "page number"})
     page_kind = fields.String(
@@ -634,6 +686,8 @@ EVIDENCE = [e.value for e in Evidence]
 
 
 class RulingRecordSchema(Schema):
+    """A rule that decided part of the answer: its id, claim, evidence class and citations."""
+
     rule = fields.String(required=True)
     claim = fields.String(required=True)
     evidence = fields.String(required=True, validate=validate.OneOf(EVIDENCE))
@@ -641,6 +695,8 @@ class RulingRecordSchema(Schema):
 
 
 class ViolationSchema(Schema):
+    """Why an action is illegal: a stable code, the JSON pointer of the offending part and the rule broken."""
+
     code = fields.String(required=True)
     message = fields.String(required=True)
     path = fields.String(required=True, metadata={"description": "JSON pointer into the request"})
@@ -648,29 +704,39 @@ class ViolationSchema(Schema):
 
 
 class NextSchema(Schema):
+    """The decision open after the ruling, and its legal options."""
+
     decision = fields.Nested(DecisionSchema, required=True, allow_none=True)
     options = fields.List(fields.Nested(ActionSchema), required=True)
 
 
 class OutcomeSchema(Schema):
+    """What the action resolved to: a structured summary, the events in order and the next snapshot."""
+
     summary = fields.Dict(required=True, metadata={"description": "structured summary, one key per rules area"})
     events = fields.List(fields.Dict(), required=True)
     snapshot = fields.Nested(ViewSnapshotSchema, required=True)
 
 
 class AlternativeSchema(Schema):
+    """The outcome under one choice of interpretations, when the rules do not settle the answer."""
+
     interpretations = fields.Dict(keys=fields.String(), values=fields.String(), required=True)
     outcome = fields.Nested(OutcomeSchema, required=True)
     evidence = fields.String(required=True, validate=validate.OneOf(EVIDENCE))
 
 
 class ProvenanceSchema(Schema):
+    """What produced the answer: engine version, rules digest and the interpretations applied."""
+
     engine = fields.String(required=True)
     rules_digest = fields.String(required=True)
     interpretations = fields.Dict(keys=fields.String(), values=fields.String(), required=True)
 
 
 class RulingResponseSchema(Schema):
+    """A ruling: status, evidence, outcome, next decision, violations and the cited rulings behind it."""
+
     status = fields.String(required=True, validate=validate.OneOf([s.value for s in RulingStatus]))
     evidence = fields.String(required=True, allow_none=True, validate=validate.OneOf(EVIDENCE))
     outcome = fields.Nested(OutcomeSchema, required=True, allow_none=True)

@@ -8,6 +8,8 @@ from ...extensions import Schema
 
 
 class HealthSchema(Schema):
+    """Liveness: the engine version and a digest and counts of the registers."""
+
     status = fields.String(required=True, metadata={"description": "`ok` when the engine and registers loaded"})
     engine = fields.String(required=True)
     rules_digest = fields.String(required=True)

@@ -49,6 +49,7 @@ class RuleById(MethodView):
 @blp.route("/sources")
 class Sources(MethodView):
     @blp.response(200, SOURCE_LIST)
+    @blp.doc(responses=problem_responses())
     @blp.doc(operationId="listSources")
     def get(self) -> Response:
         """The source register: rulebooks, FAQ, designer statements and card text that citations name."""

@@ -13,6 +13,8 @@ class AreaQuerySchema(Schema):
 
 
 class RuleSchema(Schema):
+    """A rule of the register: its claim, evidence class, citations and the fixtures asserting it."""
+
     id = fields.String(required=True)
     area = fields.String(required=True)
     title = fields.String(required=True)
@@ -23,11 +25,15 @@ class RuleSchema(Schema):
 
 
 class RuleListSchema(Schema):
+    """The rule register, with its digest."""
+
     digest = fields.String(required=True)
     rules = fields.List(fields.Nested(RuleSchema), required=True)
 
 
 class SourceSchema(Schema):
+    """A publication that citations name: rulebook, FAQ, designer statement or card text."""
+
     id = fields.String(required=True)
     title = fields.String(required=True)
     publisher = fields.String(required=True)
@@ -40,10 +46,14 @@ class SourceSchema(Schema):
 
 
 class SourceListSchema(Schema):
+    """The source register."""
+
     sources = fields.List(fields.Nested(SourceSchema), required=True)
 
 
 class ChoiceSchema(Schema):
+    """One possible reading of an open question, with its consequence and citations."""
+
     id = fields.String(required=True)
     label = fields.String(required=True)
     consequence = fields.String(required=True)
@@ -52,6 +62,8 @@ class ChoiceSchema(Schema):
 
 
 class QuestionSchema(Schema):
+    """A rules question the publisher never settled: its choices, default and reasons."""
+
     id = fields.String(required=True)
     area = fields.String(required=True)
     title = fields.String(required=True)
@@ -65,6 +77,8 @@ class QuestionSchema(Schema):
 
 
 class QuestionListSchema(Schema):
+    """The register of open rules questions."""
+
     questions = fields.List(fields.Nested(QuestionSchema), required=True)
 
 

@@ -9,6 +9,8 @@ from ...schemas import ActionSchema, PropertyCount, RulingResponseSchema, Snapsh
 
 
 class RulingRequestSchema(Schema):
+    """A snapshot and the action proposed in it, with optional interpretations and viewer."""
+
     snapshot = fields.Nested(SnapshotSchema, required=True)
     action = fields.Nested(ActionSchema, required=True)
     interpretations = fields.Dict(

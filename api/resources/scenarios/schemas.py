@@ -15,6 +15,8 @@ class ScenarioQuerySchema(Schema):
 
 
 class ScenarioSummarySchema(Schema):
+    """A scenario fixture in summary: id, title, source, tags, the endpoint and the rules it asserts."""
+
     id = fields.String(required=True)
     title = fields.String(required=True)
     area = fields.String(required=True)
@@ -26,11 +28,15 @@ class ScenarioSummarySchema(Schema):
 
 
 class VariantSchema(Schema):
+    """The same fixture under other interpretations, with its own expectation."""
+
     interpretations = fields.Dict(keys=fields.String(), values=fields.String(), required=True)
     expect = fields.Dict(keys=fields.String(), values=fields.Raw(), required=True)
 
 
 class ScenarioSchema(ScenarioSummarySchema):
+    """A scenario fixture in full: request body, expectation and interpretation variants."""
+
     request = fields.Dict(
         keys=fields.String(),
         values=fields.Raw(),
@@ -48,6 +54,8 @@ class ScenarioSchema(ScenarioSummarySchema):
 
 
 class ScenarioListSchema(Schema):
+    """The scenario fixture corpus, in summary."""
+
     scenarios = fields.List(fields.Nested(ScenarioSummarySchema), required=True)
 
 

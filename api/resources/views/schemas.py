@@ -16,6 +16,8 @@ from ...schemas import (
 
 
 class ViewRequestSchema(Schema):
+    """A snapshot and the faction viewing it."""
+
     snapshot = fields.Nested(SnapshotSchema, required=True)
     viewer = faction_field(
         allow_none=True, metadata={"description": "the viewing faction; null or absent: a spectator"}
@@ -23,6 +25,8 @@ class ViewRequestSchema(Schema):
 
 
 class ViewResponseSchema(Schema):
+    """The snapshot as the viewer may see it, with the JSON pointers of what was hidden."""
+
     viewer = faction_field(required=True, allow_none=True)
     snapshot = fields.Nested(ViewSnapshotSchema, required=True)
     redacted = fields.List(fields.String(), required=True, metadata={"description": "JSON pointers of hidden parts"})
