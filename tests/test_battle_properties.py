@@ -20,6 +20,7 @@ from adjudicator import Action, adjudicate, load_snapshot, registers
 from adjudicator.core.catalog import catalog
 from adjudicator.core.snapshot import Snapshot
 from adjudicator.core.vocabulary import ActionType, RulingStatus
+from adjudicator.rules.battle.plan_decision import plan_decision
 
 registers()
 
@@ -236,14 +237,10 @@ def unlocked_battles(draw: st.DrawFn) -> dict[str, Any]:
         raw["factions"][faction]["hand"] += [c for c in (plan["cheap_hero"], plan["weapon"], plan["defense"]) if c]
     raw["battle"].update({"plans": {}, "revealed": False, "traitor_calls": [], "poison_tooth_withheld": []})
     aggressor, defender = raw["battle"]["aggressor"], raw["battle"]["defender"]
-    raw["pending"] = {
-        "type": "battle-plan",
-        "player": aggressor,
-        "territory": "arrakeen",
-        "opponent": defender,
-        "dial_max": 0,
-        "spice_max": 0,
-    }
+    unlocked = Snapshot.from_dict(raw)
+    assert unlocked.battle is not None and unlocked.battle.defender == defender
+    # the decision as the engine opens it: its limits are the ones the snapshot allows
+    raw["pending"] = plan_decision(unlocked, unlocked.battle, aggressor)
     return raw
 
 

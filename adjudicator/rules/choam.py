@@ -17,6 +17,7 @@ from adjudicator.core.rulings import illegal, resolved, ruled
 from adjudicator.core.snapshot import Snapshot
 from adjudicator.core.tracing import Trace, rule
 from adjudicator.core.vocabulary import ActionType, DecisionType, FactionId
+from adjudicator.rules.battle.plan_decision import plan_decision
 from adjudicator.rules.moritani.retention import held_karamas, reservation_violation, reserved_cards
 from adjudicator.rules.state import NextSnapshot
 
@@ -43,6 +44,11 @@ def _refreshed_decision(state: NextSnapshot, context: Context) -> dict[str, Any]
     step = state.step
     if step is not None:
         return context.rulebook.step_decision(step, state)
+    if pending.get("type") == DecisionType.BATTLE_PLAN.value:
+        # its limits count the decider's spice, which the cash-in may have raised
+        following = state.as_snapshot()
+        if following.battle is not None:
+            return plan_decision(following, following.battle, pending["player"])
     if pending.get("type") == DecisionType.DUKE_VIDAL_KARAMA.value:
         return {**pending, "eligible": held_karamas(state, pending["player"])}
     return dict(pending)

@@ -6,7 +6,7 @@ from typing import Any
 
 from adjudicator.core.results import Violation
 from adjudicator.core.rulebook import RuleModule
-from adjudicator.core.snapshot import Decision, Snapshot
+from adjudicator.core.snapshot import Battle, Decision, Snapshot
 from adjudicator.core.tracing import rule
 
 
@@ -122,8 +122,9 @@ def decision_is_private(decision: dict[str, Any] | None, viewer: str | None) -> 
 
 
 # actions whose legality shows what the acting faction holds in secret: which Terror token lies where;
-# whether a reviver holds the spice (or the Ghola card) its revival needs
-HIDDEN_LEGALITY = frozenset({"reveal-extortion", "revive-leader"})
+# whether a reviver holds the spice (or the Ghola card) its revival needs; whether CHOAM holds the
+# Karama card and the cards it names for its cash-in
+HIDDEN_LEGALITY = frozenset({"choam-cash-in", "reveal-extortion", "revive-leader"})
 _SPICE_LEGALITY = frozenset({"revive-leader"})
 
 
@@ -155,6 +156,22 @@ def private_answer_violations(
             "secrecy.private-answers",
         )
     ]
+
+
+def open_acts(battle: Battle, viewer: str | None) -> list[str]:
+    """The factions other than the viewer whose revealed support spice or Traitor call the battle's
+    checks compare with what they hold."""
+    if viewer is None:
+        return []
+    paying = [
+        f for f in (battle.aggressor, battle.defender) if f != viewer and f in battle.plans and battle.plans[f].spice
+    ]
+    return [*paying, *(f for f in battle.traitor_calls if f != viewer and f not in paying)]
+
+
+@rule("secrecy.public-acts")
+def public_acts(factions: list[str]) -> list[str]:
+    return factions
 
 
 @rule("secrecy.decisions")

@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping
 
 from adjudicator.core.catalog import Territory
 from adjudicator.core.decisions import (
+    BattlePlanDecision,
     CaptureDecision,
     FaceDancerReveal,
     SemutaOpportunity,
@@ -23,6 +24,7 @@ from adjudicator.core.decisions import (
 from adjudicator.core.records import Resolution
 from adjudicator.core.snapshot import Battle
 from adjudicator.core.vocabulary import DecisionType, DukeStatus, FactionId, TerritoryType
+from adjudicator.rules.battle.plan_decision import limits as plan_limits
 from adjudicator.rules.battle.sectors import combatant_sectors, contested_sides, sector_groups
 from adjudicator.rules.cards import can_retain_battle_card, is_leader_substitute
 from adjudicator.rules.harkonnen import draw_captive
@@ -40,6 +42,7 @@ class BattleChecks(Checker):
     def decision_checks(self) -> Mapping[str, Callable[[], None]]:
         """The open decisions this part checks, by type."""
         return {
+            DecisionType.BATTLE_PLAN.value: self.battle_plan_decision,
             DecisionType.BATTLE_CASUALTIES.value: self.battle_cleanup_decision,
             DecisionType.WINNER_CARDS.value: self.battle_cleanup_decision,
             DecisionType.HARKONNEN_CAPTURE.value: self.battle_cleanup_decision,
@@ -179,6 +182,43 @@ class BattleChecks(Checker):
                     f"{fid} has no forces in sectors {sorted(named)}",
                     "battle",
                     "sectors",
+                )
+
+    def battle_plan_decision(self) -> None:
+        """A battle plan is awaited from a side of an unresolved battle; the fields it states (each may be
+        omitted) are the battle's, and its limits those the plan rules derive from the snapshot."""
+        decision = self.s.pending
+        battle = self.s.battle
+        assert decision is not None
+        if battle is None or battle.resolution is not None:
+            self.add("decision-out-of-step", "no battle is waiting for a battle plan", "pending", "type")
+            return
+        if decision.player not in (battle.aggressor, battle.defender) or decision.player not in self.s.factions:
+            self.add("wrong-decider", "a battle plan is awaited from a side of the battle", "pending", "player")
+            return
+        record = decision.as_(BattlePlanDecision)
+        opponent = battle.defender if decision.player == battle.aggressor else battle.aggressor
+        for key, given, expected in (
+            ("territory", record.territory, battle.territory),
+            ("opponent", record.opponent, opponent),
+        ):
+            if given is not None and given != expected:
+                self.add("decision-mismatch", f"'{key}' must be {expected!r}", "pending", key)
+        if opponent not in self.s.factions:
+            return
+        dial_max, spice_max = plan_limits(self.s, battle, decision.player)
+        # no number in the message: both limits count the spice behind the decider's shield
+        limits: tuple[tuple[str, int | float | None, int | float], ...] = (
+            ("dial_max", record.dial_max, dial_max),
+            ("spice_max", record.spice_max, spice_max),
+        )
+        for key, stated, derived in limits:
+            if stated is not None and stated != derived:
+                self.add(
+                    "decision-mismatch",
+                    f"'{key}' is not what the decider's forces in the battle and its spice allow",
+                    "pending",
+                    key,
                 )
 
     def battle_cleanup_decision(self) -> None:

@@ -16,6 +16,7 @@ from adjudicator.rules.battle.outcome import apply_resolution
 from adjudicator.rules.battle.plans import plan_violations
 from adjudicator.rules.battle.preconditions import battle_preconditions, broken_loan_violations, unmodelled_compositions
 from adjudicator.rules.battle.resolution import Resolution, resolve
+from adjudicator.rules.secrecy import open_acts, public_acts
 from adjudicator.rules.skills import rihani_needs_deck, skills_on
 from adjudicator.rules.state import finish
 
@@ -61,6 +62,9 @@ def _rulable(snapshot: Snapshot, action: Action, context: Context) -> list[Viola
     Rihani Decipherer would draw from: every violation at once."""
     battle = snapshot.battle
     assert battle is not None
+    shown = open_acts(battle, context.viewer)
+    if shown:  # a viewer's answer may rest on them: they are made in the open
+        public_acts(shown)
     violations = battle_preconditions(snapshot, battle, context)
     violations += plan_violations(snapshot, battle) + unmodelled_compositions(snapshot, battle, context.interpretations)
     violations += broken_loan_violations(snapshot, battle, context)
