@@ -103,3 +103,11 @@ def test_anchors_are_caught() -> None:
     text = "a: &x {b: 1}\nc: *x\n"
     events = list(yaml.parse(text, Loader=yaml.SafeLoader))
     assert [e.anchor for e in events if getattr(e, "anchor", None)] == ["x", "x"]
+
+
+def test_a_paged_fixture_source_is_a_page_its_rules_cite() -> None:
+    # a fixture citing a rulebook page cites one its asserted rules (or chosen questions) cite:
+    # `python -m tests.fixture_citations` lists the ones that do not
+    from tests.fixture_citations import unmatched
+
+    assert [scenario.id for scenario, _ in unmatched()] == []

@@ -88,6 +88,22 @@ def test_a_question_origin_with_a_page_says_whether_it_was_read() -> None:
         origin = question.get("origin") or {}
         if "page" in origin:
             assert origin.get("page_status") in {s.value for s in PageStatus}, question["id"]
+        if origin.get("page_status") == PageStatus.INFERRED.value:
+            assert (origin.get("note") or "").strip(), f"{question['id']}: an inferred origin page needs a note"
+
+
+def test_a_page_and_section_are_read_or_inferred_alike_everywhere() -> None:
+    # the same passage of the same page is not read in one citation and inferred in another
+    marks: dict[tuple[str, int, str | None], set[PageStatus]] = {}
+    cited = [c for _, c in _all_citations() if c.page is not None]
+    for c in cited:
+        marks.setdefault((c.source, c.page, c.section), set()).add(c.page_status)
+    for question in load_yaml("questions.yaml"):
+        origin = question.get("origin") or {}
+        if "source" in origin and "page" in origin:
+            key = (origin["source"], origin["page"], origin.get("section"))
+            marks.setdefault(key, set()).add(PageStatus(origin["page_status"]))
+    assert {key: marks[key] for key in marks if len(marks[key]) > 1} == {}
 
 
 @pytest.mark.parametrize(

@@ -327,7 +327,7 @@ def answer_acquisition(snapshot: Snapshot, action: Action, context: Context, tra
     if action.type is ActionType.DECLINE_DUKE_VIDAL:
         decline_duke()
         return _answer(state, {"acquired": False}, None, trace, context)
-    responders = karama_window(snapshot)
+    responders = karama_window(_responders(snapshot))
     if responders:
         decision = _window_decision(state, responders)
         return _answer(state, {"declared": True}, decision, trace, context)
@@ -346,8 +346,8 @@ def pass_duke_karama(window: DukeVidalKarama) -> list[str]:
 
 
 @rule("duke-vidal.acquisition.karama-window")
-def karama_window(snapshot: Snapshot) -> list[str]:
-    return _responders(snapshot)
+def karama_window(responders: list[str]) -> list[str]:
+    return responders  # the factions still to be asked, in the window's order
 
 
 @rule("duke-vidal.acquisition.prevented")
@@ -376,10 +376,12 @@ def answer_karama(snapshot: Snapshot, action: Action, context: Context, trace: T
             context,
         )
     state = NextSnapshot(snapshot)
+    window = pending.as_(DukeVidalKarama)
     if action.type is ActionType.KARAMA_CANCEL:
+        karama_window([str(action.player), *window.responders])  # the window's order brought the card in
         prevent(state, str(action.player), str(action.fields["card"]))
         return _answer(state, {"acquired": False, "prevented_by": action.player}, None, trace, context)
-    rest = pass_duke_karama(pending.as_(DukeVidalKarama))
+    rest = karama_window(pass_duke_karama(window))
     problem = captive_take_violation(snapshot, context)
     if problem is not None:
         return illegal(snapshot, [problem], trace, context)

@@ -48,6 +48,7 @@ from adjudicator.rules.tleilaxu import face_dancer_step
 
 TRAITOR_CHEAP_HERO_QUESTION = "traitor-winner-cheap-hero"
 TRAITOR_KH_QUESTION = "traitor-winner-kwisatz-haderach"
+TRAITOR_LEADER_QUESTION = "traitor-winner-leader"
 WINNER_SLOTS = ("cheap_hero", "weapon", "defense")  # a Cheap Hero is left in the plan only to be offered
 
 
@@ -62,8 +63,8 @@ def traitor_win_spends_kwisatz_haderach(choice: str) -> bool:
 
 
 @rule("battle.traitor.winner-leader-returns")
-def traitor_winner_leader_returns(leader: str | None) -> None:
-    pass
+def traitor_winner_leader_used(choice: str) -> bool:
+    return choice == "counts-as-used"
 
 
 def traitor_card_called(state: NextSnapshot, caller: str, leader: str | None) -> None:
@@ -194,11 +195,12 @@ def apply_resolution(
         traitor_card_called(
             state, caller, battle.plans[battle.defender if caller == battle.aggressor else battle.aggressor].leader
         )
+    traitor_winner_fought = False  # the caller's leader counts as used (question traitor-winner-leader)
     if res.result is BattleResult.SINGLE_TRAITOR:
         assert res.winner is not None and res.loser is not None
         kill(sides[res.loser], "battle.traitor.single")
         if sides[res.winner].plan.leader is not None:
-            traitor_winner_leader_returns(sides[res.winner].plan.leader)
+            traitor_winner_fought = traitor_winner_leader_used(context.choice(TRAITOR_LEADER_QUESTION))
         strength = _leader_strength(snapshot, sides[res.loser])
         state.pay_from_bank(res.winner, strength, "battle.traitor.single", "traitor")
         paid[res.winner] = strength
@@ -310,7 +312,11 @@ def apply_resolution(
     survivors = [
         s.plan.leader
         for s in sides.values()
-        if s.plan.leader is not None and s.killed_by is None and res.result is BattleResult.DECIDED
+        if s.plan.leader is not None
+        and (
+            (s.killed_by is None and res.result is BattleResult.DECIDED)
+            or (traitor_winner_fought and s.faction == res.winner)
+        )
     ]
     # Duke Vidal, used by the loser against the advanced Harkonnen: his tenure ends before the capture
     # draw or after it (question duke-harkonnen-capture); in the draw, he stays held until it settles.
@@ -430,6 +436,7 @@ DECLARED = RuleModule(
         "cyborg-losses": ("as-dialed",),
         TRAITOR_CHEAP_HERO_QUESTION: ("discarded", "may-keep"),
         TRAITOR_KH_QUESTION: ("used", "not-used"),
+        TRAITOR_LEADER_QUESTION: ("returns-unused", "counts-as-used"),
         LOAN_TENURE_QUESTION: ("one-battle", "whole-turn"),
         UNUSED_CAPTURE_QUESTION: ("not-in-pool", "in-pool"),
     },

@@ -200,8 +200,12 @@ def retain_card(snapshot: Snapshot, action: Action, context: Context, trace: Tra
 
 
 @rule("moritani.retention.karama-window")
+def retention_window(responders: list[str]) -> list[str]:
+    return responders  # the factions still to be asked, in the window's order
+
+
 def declare_retention(state: NextSnapshot, card: str) -> list[str]:
-    responders = _responders(state)
+    responders = retention_window(_responders(state))
     state.event("retention-declared", "moritani.retention.karama-window", card=card, responders=responders)
     return responders
 
@@ -256,11 +260,13 @@ def karama_response(snapshot: Snapshot, action: Action, context: Context, trace:
     state = NextSnapshot(snapshot)
     record = _retention(state)
     if action.type is ActionType.KARAMA_CANCEL:
+        retention_window(list(record.responders))  # the window's order brought the card in
         cancel_retention(state, action.player, str(action.fields["card"]))
         _settle(state, record, None)
         summary = {"retention": {"faction": record.player, "kept": None, "cancelled_by": action.player}}
     else:
         record = pass_retention_karama(record)
+        retention_window(list(record.responders))
         state.set_retention(record)
         if record.responders:
             summary = {"retention": {"faction": record.player, "declared": record.card, "passed": action.player}}
