@@ -8,7 +8,7 @@ from flask.views import MethodView
 
 from adjudicator import ENGINE_VERSION, registers
 
-from ...docs import scenario_corpus
+from ...docs import problem_responses, scenario_corpus
 from ...extensions import Blueprint
 from .schemas import HEALTH
 
@@ -18,6 +18,7 @@ blp = Blueprint("health", __name__, url_prefix="", description="Liveness.")
 @blp.route("/healthz")
 class Health(MethodView):
     @blp.response(200, HEALTH)
+    @blp.doc(responses=problem_responses(422))
     @blp.doc(operationId="health")
     def get(self) -> dict[str, Any]:
         """Liveness, engine version and a digest of the rules registers."""
