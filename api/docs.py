@@ -80,5 +80,6 @@ def response_examples_for(
 
 def problem_responses(*codes: int) -> dict[int, str]:
     """Problem responses (application/problem+json) by reference to the shared components; every
-    operation also documents the 405 its address answers to another method."""
-    return {code: http.HTTPStatus(code).name for code in sorted({*codes, 405})}
+    operation also documents the 405 its address answers to another method and the 422 it answers to
+    a query parameter it does not take."""
+    return {code: http.HTTPStatus(code).name for code in sorted({*codes, 405, 422})}

@@ -4,26 +4,40 @@ from __future__ import annotations
 
 import http
 import inspect
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import flask_smorest
 import marshmallow as ma
 from apispec.ext.marshmallow import MarshmallowPlugin, OpenAPIConverter
 from flask import Response
 from flask_smorest.utils import prepare_response
+from webargs.flaskparser import abort
+from werkzeug.datastructures import MultiDict
 from werkzeug.exceptions import HTTPException
 
 from .fastload import FastLoadSchema
-from .parser import StrictJSONParser
-from .problems import PROBLEM_MIMETYPE, flatten_errors, problem, strip_location
+from .fields import SIZE_FIRST
+from .parser import QUERY_LOCATIONS, StrictJSONParser
+from .problems import MAX_ERRORS, PROBLEM_MIMETYPE, flatten_errors, problem, strip_location
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 
 class Schema(FastLoadSchema):
     """Every wire schema rejects unknown fields (and the spec says `additionalProperties: false`);
-    bodies that certainly load unchanged skip marshmallow's per-field work (see `fastload`)."""
+    bodies that certainly load unchanged skip marshmallow's per-field work (see `fastload`); a list or
+    mapping over its size bound is one error, its items left unread (see `fields.SizeFirstList`)."""
 
     class Meta:
         unknown = ma.RAISE
+
+    def on_bind_field(self, field_name: str, field_obj: ma.fields.Field[Any]) -> None:
+        # marshmallow's hook for adjusting a bound field: the schemas declare plain `fields.List` and
+        # `fields.Dict`, and each bound copy becomes its size-first subclass (same state, one method more).
+        size_first = SIZE_FIRST.get(type(field_obj))
+        if size_first is not None:
+            field_obj.__class__ = size_first
 
 
 class ProblemErrorSchema(Schema):
@@ -41,7 +55,15 @@ class ProblemSchema(Schema):
     title = ma.fields.String(required=True)
     status = ma.fields.Integer(required=True)
     detail = ma.fields.String(required=True)
-    errors = ma.fields.List(ma.fields.Nested(ProblemErrorSchema), required=True)
+    errors = ma.fields.List(
+        ma.fields.Nested(ProblemErrorSchema),
+        required=True,
+        metadata={"description": f"the problems found, at most {MAX_ERRORS} (the first ones, in order)"},
+    )
+    errors_omitted = ma.fields.Integer(
+        validate=ma.validate.Range(min=1),
+        metadata={"description": f"how many more problems were found beyond the first {MAX_ERRORS}; absent when none"},
+    )
 
 
 # What each error answer means, as the spec documents it (the codes are those of `errors[].code`).
@@ -159,6 +181,36 @@ class Api(flask_smorest.Api):
 
 
 class Blueprint(flask_smorest.Blueprint):
-    """The project blueprint: request bodies go through the strict JSON parser."""
+    """The project blueprint: request bodies and query strings go through the strict parser, and each
+    operation records the query schema it takes (`query_schema`), so that one taking none refuses any."""
 
     ARGUMENTS_PARSER = StrictJSONParser()
+
+    def arguments(self, schema: Any, *, location: str = "json", **kwargs: Any) -> Callable[[F], F]:
+        decorator: Callable[[F], F] = super().arguments(schema, location=location, **kwargs)
+        if location not in QUERY_LOCATIONS:
+            return decorator
+
+        def recording(func: F) -> F:
+            wrapped = decorator(func)
+            wrapped.query_schema = schema  # type: ignore[attr-defined]
+            return wrapped
+
+        return recording
+
+
+def query_schema(view: Callable[..., Any], method: str) -> ma.Schema | None:
+    """The query schema of the operation `method` of a class-based `view`, or None when it takes no
+    query parameters (HEAD is answered by GET)."""
+    view_class = getattr(view, "view_class", None)
+    handler = getattr(view_class, method.lower(), None)
+    if handler is None and method == "HEAD":
+        handler = getattr(view_class, "get", None)
+    schema: ma.Schema | None = getattr(handler, "query_schema", None)
+    return schema
+
+
+def refuse_unexpected_query(view: Callable[..., Any], method: str, args: MultiDict[str, str]) -> None:
+    """A 422 problem naming each query parameter (at `/query/<name>`) when the operation takes none."""
+    if args and query_schema(view, method) is None:
+        abort(422, messages={"query": {name: ["Unknown field."] for name in args}})

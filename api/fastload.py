@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 import marshmallow as ma
-from marshmallow import fields
+from marshmallow import fields, validate
 
 from .fields import BoundedInteger, Choice, Pattern, StrictBoolean, StrictInteger, StrictNumber
 
@@ -82,6 +82,11 @@ def _value_check(field: fields.Field) -> Check:
         return compile_check(nested)
     if isinstance(field, fields.List):
         item = _field_check(field.inner)
+        # the size bound first, as the load does: an oversize list is refused without a look at its items
+        maxima = [v.max for v in field.validators if isinstance(v, validate.Length) and v.max is not None]
+        if maxima:
+            longest = min(maxima)
+            return lambda value: isinstance(value, list) and len(value) <= longest and all(item(v) for v in value)
         return lambda value: isinstance(value, list) and all(item(v) for v in value)
     if isinstance(field, fields.Dict):
         key = _field_check(field.key_field) if field.key_field is not None else None

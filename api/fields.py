@@ -6,7 +6,7 @@ import math
 import re
 from typing import Any
 
-from marshmallow import ValidationError, fields
+from marshmallow import ValidationError, fields, validate
 
 
 class StrictInteger(fields.Integer):
@@ -110,3 +110,37 @@ class BoundedInteger(StrictInteger):
         if number > self.maximum:
             raise ValidationError(f"Must be less than or equal to {self.maximum}.")
         return number
+
+
+def _size_validators(field: fields.Field[Any]) -> list[Any]:
+    """The validators of a collection field that bound its size (`validate.Length`, or one that says
+    `bounds_size`): cheap on the raw value, so they can run before any item is loaded."""
+    return [v for v in field.validators if isinstance(v, validate.Length) or getattr(v, "bounds_size", False)]
+
+
+class SizeFirstList(fields.List[Any]):
+    """A list whose size bound is checked before its items: a list over its maximum is one error at the
+    list's path, and none of its items is loaded (so the answer stays small whatever the input)."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
+        if isinstance(value, list):
+            for validator in _size_validators(self):
+                validator(value)
+        return super()._deserialize(value, attr, data, **kwargs)
+
+
+class SizeFirstDict(fields.Dict):
+    """A mapping whose size bound is checked before its keys and values, as `SizeFirstList`."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
+        if isinstance(value, dict):
+            for validator in _size_validators(self):
+                validator(value)
+        return super()._deserialize(value, attr, data, **kwargs)  # type: ignore[no-untyped-call]
+
+
+# The project schema (api/extensions.py) gives its plain List and Dict fields these classes when it binds them.
+SIZE_FIRST: dict[type[fields.Field[Any]], type[fields.Field[Any]]] = {
+    fields.List: SizeFirstList,
+    fields.Dict: SizeFirstDict,
+}

@@ -1,4 +1,6 @@
-"""A stricter JSON body parser for webargs: RFC 8259 JSON only, one value per key, bounded depth."""
+"""A stricter parser for webargs: bodies are RFC 8259 JSON only, one value per key, bounded depth; query
+strings are as strict (unknown parameters are refused, and a parameter given twice is an error, where
+webargs would silently take the first value)."""
 
 from __future__ import annotations
 
@@ -6,6 +8,7 @@ import json
 from typing import Any, NoReturn
 
 import flask
+import marshmallow as ma
 from webargs import core
 from webargs.flaskparser import FlaskParser, abort, is_json_request
 
@@ -44,7 +47,31 @@ def strict_loads(data: bytes) -> Any:
         raise InvalidJSON("a number literal is too long") from exc
 
 
+QUERY_LOCATIONS = ("query", "querystring")
+REPEATED = "Given more than once: a query parameter takes one value."
+
+
 class StrictJSONParser(FlaskParser):
+    DEFAULT_UNKNOWN_BY_LOCATION = {  # noqa: RUF012 - webargs' API
+        **FlaskParser.DEFAULT_UNKNOWN_BY_LOCATION,
+        **dict.fromkeys(QUERY_LOCATIONS, ma.RAISE),
+    }
+
+    def load_querystring(self, req: flask.Request, schema: ma.Schema) -> Any:
+        """The query parameters as a plain mapping, one value each. A repeated one is an error, reported
+        with whatever the schema finds wrong with the others."""
+        given = dict(req.args.lists())
+        single = {name: values[0] for name, values in given.items() if len(values) == 1}
+        repeated: dict[str, Any] = {name: [REPEATED] for name, values in given.items() if len(values) > 1}
+        if not repeated:
+            return single
+        try:
+            schema.load(single, unknown=ma.RAISE)
+        except ma.ValidationError as exc:
+            if isinstance(exc.messages, dict):
+                repeated.update(exc.messages)
+        raise ma.ValidationError(repeated)
+
     def _raw_load_json(self, req: flask.Request) -> Any:
         if not is_json_request(req):
             return core.missing

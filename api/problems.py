@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from flask import Response
 
 PROBLEM_MIMETYPE = "application/problem+json"
+# A problem answer lists at most this many errors, and counts the rest in `errors_omitted`.
+MAX_ERRORS = 100
 
 _CODES = (
     ("Unknown field", "unknown-field"),
@@ -25,6 +27,7 @@ _CODES = (
     ("Must be a whole or half number", "not-half-step"),
     ("Must be equal to", "unsupported-format"),
     ("Invalid JSON", "invalid-json"),
+    ("Given more than once", "repeated-parameter"),
     ("Not a valid", "invalid-type"),
     ("Invalid type", "invalid-type"),
     ("Invalid input type", "invalid-type"),
@@ -69,11 +72,10 @@ def flatten_errors(messages: Any, path: str = "") -> list[dict[str, str]]:
 
 
 def strip_location(messages: Mapping[str, Any]) -> Any:
-    """webargs keys errors by location (`json`, `query`, ...); the body's errors are the body's paths."""
+    """webargs keys errors by location (`json`, `query`, ...): the body's errors are the body's paths,
+    a query parameter's are `/query/<name>`."""
     if "json" in messages and len(messages) == 1:
         return messages["json"]
-    if "query" in messages and len(messages) == 1:
-        return messages["query"]
     return messages
 
 
@@ -81,11 +83,17 @@ def problem(
     status: int,
     title: str,
     detail: str,
-    errors: Iterable[Mapping[str, str]] = (),
+    errors: Sequence[Mapping[str, str]] = (),
     headers: Mapping[str, str] | None = None,
+    omitted: int = 0,
 ) -> Response:
+    """A problem+json answer. Of `errors`, the first `MAX_ERRORS` are listed; the rest, with the
+    `omitted` ones the caller already left out, are counted in `errors_omitted`."""
     body: dict[str, Any] = {"type": "about:blank", "title": title, "status": status, "detail": detail}
-    body["errors"] = [dict(e) for e in errors]
+    body["errors"] = [dict(e) for e in errors[:MAX_ERRORS]]
+    omitted += max(0, len(errors) - MAX_ERRORS)
+    if omitted:
+        body["errors_omitted"] = omitted
     response = Response(json.dumps(body, sort_keys=True), status=status, mimetype=PROBLEM_MIMETYPE)
     for key, value in (headers or {}).items():
         response.headers[key] = value

@@ -49,6 +49,8 @@ _ID = FullMatch(ID_PATTERN)
 class PropertyCount(validate.Validator):
     """Bounds the number of keys of a mapping (documented as minProperties/maxProperties)."""
 
+    bounds_size = True  # checked before the mapping's entries are loaded (api/fields.py)
+
     def __init__(self, minimum: int = 0, maximum: int | None = None) -> None:
         self.minimum = minimum
         self.maximum = maximum
@@ -258,25 +260,30 @@ class RetentionRecordSchema(Schema):
     Karama holders still to answer."""
 
     player = faction_field(required=True)
-    played = fields.List(id_field("card id"), required=True)
-    eligible = fields.List(id_field("card id"), required=True)
+    played = fields.List(id_field("card id"), required=True, validate=validate.Length(max=3))
+    eligible = fields.List(id_field("card id"), required=True, validate=validate.Length(max=4))
     card = id_field("the declared card, once declared", allow_none=True)
-    responders = fields.List(faction_field(), required=True)
+    responders = fields.List(faction_field(), required=True, validate=validate.Length(max=12))
 
 
 class SemutaBatchSchema(Schema):
     """Cards discarded together, waiting for Semuta Drug holders to answer."""
 
     discarder = faction_field(required=True)
-    cards = fields.List(id_field("card id"), required=True)
-    responders = fields.List(faction_field(), required=True)
+    cards = fields.List(id_field("card id"), required=True, validate=validate.Length(max=40))
+    responders = fields.List(faction_field(), required=True, validate=validate.Length(max=12))
 
 
 class SandmasterRecordSchema(Schema):
     """A Sandmaster holder still to choose the spice pile its skill adds to."""
 
     player = faction_field(required=True)
-    sectors = fields.List(sector_field(), required=True, metadata={"description": "the piles to choose from"})
+    sectors = fields.List(
+        sector_field(),
+        required=True,
+        validate=validate.Length(max=18),
+        metadata={"description": "the piles to choose from"},
+    )
 
 
 class RihaniRecordSchema(Schema):
@@ -310,12 +317,17 @@ class ResolutionSchema(Schema):
     steps = fields.List(
         fields.String(validate=validate.OneOf([d.value for d in DecisionType])),
         required=True,
+        validate=validate.Length(max=20),
         metadata={"description": "cleanup decisions still to come, in order"},
     )
     casualties = StrictNumber(
         allow_none=True, metadata={"description": "the dialed strength the winner still has to lose"}
     )
-    used_cards = fields.List(id_field("card id"), metadata={"description": "played cards whose effect was used"})
+    used_cards = fields.List(
+        id_field("card id"),
+        validate=validate.Length(max=10),
+        metadata={"description": "played cards whose effect was used"},
+    )
     capture = id_field("advanced Harkonnen win: the loser's leader drawn for capture", allow_none=True)
     duke_in_capture_pool = StrictBoolean(
         metadata={
@@ -327,7 +339,9 @@ class ResolutionSchema(Schema):
     sandmaster = fields.Nested(SandmasterRecordSchema, metadata={"description": "a Sandmaster's pile still to choose"})
     rihani = fields.Nested(RihaniRecordSchema, metadata={"description": "a Rihani Decipherer exchange under way"})
     semuta = fields.List(
-        fields.Nested(SemutaBatchSchema), metadata={"description": "fresh discard batches awaiting a Semuta answer"}
+        fields.Nested(SemutaBatchSchema),
+        validate=validate.Length(max=20),
+        metadata={"description": "fresh discard batches awaiting a Semuta answer"},
     )
     cyborgs_lost = count_field(
         7, "the Cyborgs the Ixian winner lost in this battle, kept while its Suboid swap is to come"
@@ -382,19 +396,29 @@ class DecisionSchema(Schema):
     ally = faction_field(allow_none=True, metadata={"description": "moritani-retention-karama: the defeated ally"})
     card = id_field("moritani-retention-karama: the card the ally declared", allow_none=True)
     karama = fields.List(
-        id_field("card id"), metadata={"description": "moritani-special-karama: Karama cards to spend"}
+        id_field("card id"),
+        validate=validate.Length(max=40),
+        metadata={"description": "moritani-special-karama: Karama cards to spend"},
     )
     responders = fields.List(
-        faction_field(), metadata={"description": "duke-vidal-karama: Karama holders still to ask"}
+        faction_field(),
+        validate=validate.Length(max=12),
+        metadata={"description": "duke-vidal-karama: Karama holders still to ask"},
     )
     dial_max = StrictNumber(allow_none=True, metadata={"description": "battle-plan: the highest legal dial"})
     spice_max = count_field(10000, "battle-plan: the most support spice it may commit", allow_none=True)
     winner = faction_field(allow_none=True, metadata={"description": "face-dancer-reveal: the battle's winner"})
-    sectors = fields.List(sector_field(), metadata={"description": "sandmaster-pile: the sectors whose pile may grow"})
+    sectors = fields.List(
+        sector_field(),
+        validate=validate.Length(max=18),
+        metadata={"description": "sandmaster-pile: the sectors whose pile may grow"},
+    )
     token = id_field("extortion-payment: the Extortion token", allow_none=True)
     amount = count_field(10, "extortion-payment: the spice asked")
     strongholds = fields.List(
-        id_field("territory id"), metadata={"description": "terror-placement: strongholds a token may go to"}
+        id_field("territory id"),
+        validate=validate.Length(max=20),
+        metadata={"description": "terror-placement: strongholds a token may go to"},
     )
     drawn = fields.List(
         id_field("leader id"), validate=validate.Length(max=2), metadata={"description": "rihani-exchange: cards drawn"}
@@ -515,9 +539,15 @@ class ActionSchema(Schema):
     player = faction_field(allow_none=True, metadata={"description": "the acting faction"})
     card = id_field("retain-card: the card kept, or null to decline", allow_none=True)
     cards = fields.List(id_field("card id"), validate=validate.Length(max=3), metadata={"description": "keep-cards"})
-    keep = fields.List(id_field("card id"), metadata={"description": "force-winner-cards: cards the winner must keep"})
+    keep = fields.List(
+        id_field("card id"),
+        validate=validate.Length(max=10),
+        metadata={"description": "force-winner-cards: cards the winner must keep"},
+    )
     discard = fields.List(
-        id_field("card id"), metadata={"description": "force-winner-cards: cards the winner must discard"}
+        id_field("card id"),
+        validate=validate.Length(max=10),
+        metadata={"description": "force-winner-cards: cards the winner must discard"},
     )
     regular = count_field(20, "choose-casualties: regular forces lost")
     elite = count_field(20, "choose-casualties: elite forces lost")

@@ -21,12 +21,19 @@ class AdjudicatorError(Exception):
     """Base class of every error the engine raises on purpose."""
 
 
+# An InvalidRequest keeps at most this many problems (the first ones, in order) and counts the rest.
+MAX_PROBLEMS = 100
+
+
 class InvalidRequest(AdjudicatorError):
-    """The request is well-typed but inconsistent (unknown ids, impossible counts, ...)."""
+    """The request is well-typed but inconsistent (unknown ids, impossible counts, ...): its first
+    `MAX_PROBLEMS` problems, and in `omitted` how many more there were."""
 
     def __init__(self, problems: list[Problem]) -> None:
-        self.problems = tuple(problems)
-        super().__init__("; ".join(f"{p.path or '/'}: {p.message}" for p in problems))
+        self.problems = tuple(problems[:MAX_PROBLEMS])
+        self.omitted = max(0, len(problems) - MAX_PROBLEMS)
+        message = "; ".join(f"{p.path or '/'}: {p.message}" for p in self.problems)
+        super().__init__(f"{message}; and {self.omitted} more" if self.omitted else message)
 
 
 class InvalidSnapshot(InvalidRequest):

@@ -18,7 +18,7 @@ blp = Blueprint("health", __name__, url_prefix="", description="Liveness.")
 @blp.route("/healthz")
 class Health(MethodView):
     @blp.response(200, HEALTH)
-    @blp.doc(responses=problem_responses())
+    @blp.doc(responses=problem_responses(422))
     @blp.doc(operationId="health")
     def get(self) -> dict[str, Any]:
         """Liveness, engine version and a digest of the rules registers."""

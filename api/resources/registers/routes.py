@@ -39,7 +39,7 @@ class Rules(MethodView):
 @blp.route("/rules/<string:rule_id>")
 class RuleById(MethodView):
     @blp.response(200, RULE)
-    @blp.doc(responses=problem_responses(404))
+    @blp.doc(responses=problem_responses(404, 422))
     @blp.doc(operationId="getRule")
     def get(self, rule_id: str) -> Response:
         """One rule of the register."""
@@ -49,7 +49,7 @@ class RuleById(MethodView):
 @blp.route("/sources")
 class Sources(MethodView):
     @blp.response(200, SOURCE_LIST)
-    @blp.doc(responses=problem_responses())
+    @blp.doc(responses=problem_responses(422))
     @blp.doc(operationId="listSources")
     def get(self) -> Response:
         """The source register: rulebooks, FAQ, designer statements and card text that citations name."""
@@ -71,7 +71,7 @@ class Questions(MethodView):
 @blp.route("/questions/<string:question_id>")
 class QuestionById(MethodView):
     @blp.response(200, QUESTION)
-    @blp.doc(responses=problem_responses(404))
+    @blp.doc(responses=problem_responses(404, 422))
     @blp.doc(operationId="getQuestion")
     def get(self, question_id: str) -> Response:
         """One question; send `{"interpretations": {question_id: choice_id}}` to choose."""

@@ -4,12 +4,18 @@ from __future__ import annotations
 
 from marshmallow import fields, validate
 
+from adjudicator import registers
+
 from ...extensions import Schema
+from ...fields import Choice
 from ...schemas import EVIDENCE, CitationSchema
+
+# The rules areas: those of the rule and question registers (a known area may have no questions).
+AREAS = sorted({r.area for r in registers().rules.values()} | {q.area for q in registers().questions.values()})
 
 
 class AreaQuerySchema(Schema):
-    area = fields.String(validate=validate.Length(min=1, max=40), metadata={"description": "only this rules area"})
+    area = Choice(AREAS, metadata={"description": "only this rules area (another value is a 422)"})
 
 
 class RuleSchema(Schema):

@@ -38,7 +38,7 @@ class Scenarios(MethodView):
 @blp.route("/scenarios/<path:scenario_id>")
 class ScenarioById(MethodView):
     @blp.response(200, SCENARIO)
-    @blp.doc(responses=problem_responses(404))
+    @blp.doc(responses=problem_responses(404, 422))
     @blp.doc(operationId="getScenario")
     def get(self, scenario_id: str) -> dict[str, Any]:
         """One fixture in full: request body, expectations and interpretation variants."""

@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
-from marshmallow import fields, validate
+from marshmallow import fields
 
+from ...docs import scenario_corpus
 from ...extensions import Schema
+from ...fields import Choice
+
+# The areas and tags of the served corpus (a new fixture's new tag or area changes the spec).
+AREAS = sorted({s.area for s in scenario_corpus()})
+TAGS = sorted({t for s in scenario_corpus() for t in s.tags})
 
 
 class ScenarioQuerySchema(Schema):
-    area = fields.String(validate=validate.Length(min=1, max=40), metadata={"description": "only this area"})
-    tag = fields.String(
-        validate=validate.Length(min=1, max=40), metadata={"description": "only fixtures with this tag"}
-    )
+    area = Choice(AREAS, metadata={"description": "only fixtures of this area (another value is a 422)"})
+    tag = Choice(TAGS, metadata={"description": "only fixtures with this tag (another value is a 422)"})
 
 
 class ScenarioSummarySchema(Schema):
