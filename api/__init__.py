@@ -14,6 +14,7 @@ from werkzeug.exceptions import HTTPException, UnsupportedMediaType
 from adjudicator import ENGINE_VERSION
 from adjudicator.core.errors import InvalidRequest, UnknownRegisterEntry
 
+from . import fairness
 from .body import read_body
 from .extensions import Api, refuse_unexpected_query
 from .problems import problem
@@ -98,6 +99,15 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         # checks them there (api/parser.py). The spec and docs pages are left as they are.
         if request.routing_exception is None and request.blueprint in API_BLUEPRINTS and request.endpoint:
             refuse_unexpected_query(app.view_functions[request.endpoint], request.method, request.args)
+
+    @app.before_request
+    def take_turn() -> None:
+        # after the body is read: computing waits its turn, reading never does (api/fairness.py)
+        fairness.enter(request.environ)
+
+    @app.teardown_request
+    def end_turn(_: BaseException | None) -> None:
+        fairness.leave(request.environ)
 
     @app.errorhandler(InvalidRequest)
     def invalid_request(error: InvalidRequest) -> Response:
