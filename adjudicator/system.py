@@ -30,6 +30,7 @@ from adjudicator.rules import (
 )
 from adjudicator.rules.battle import (
     cleanup,
+    order,
     outcome,
     plan_decision,
     plans,
@@ -44,6 +45,7 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     cards,
     plans,
     plan_decision,
+    order,
     preconditions,
     sectors,
     resolution,

@@ -348,6 +348,52 @@ class ResolutionSchema(Schema):
     )
 
 
+VOICE_COMMANDS = ["play", "not-play"]
+PRESCIENCE_ELEMENTS = ["leader", "weapon", "defense", "dial"]
+BATTLE_STEPS = ["voice", "prescience"]
+
+
+class VoiceSchema(Schema):
+    """The Voice in force for this battle."""
+
+    player = faction_field(required=True, metadata={"description": "the Bene Gesserit"})
+    target = faction_field(required=True, metadata={"description": "the side commanded"})
+    command = Choice(VOICE_COMMANDS, required=True, metadata={"description": "play, or not play"})
+    subject = id_field(
+        "the kind of card: poison-weapon, projectile-weapon, poison-defense, projectile-defense, worthless,"
+        " cheap-hero, or a special card's kind (e.g. lasgun)",
+        required=True,
+    )
+
+
+class PrescienceAnswerSchema(Schema):
+    """The element of the plan shown (only the asked element's fields)."""
+
+    leader = id_field("leader id, or null", allow_none=True)
+    cheap_hero = id_field("Cheap Hero/Heroine card id, or null", allow_none=True)
+    weapon = id_field("card id, or null", allow_none=True)
+    defense = id_field("card id, or null", allow_none=True)
+    dial = StrictNumber(validate=validate.Range(min=0, max=40), metadata={"description": "the number dialed"})
+
+
+class PrescienceSchema(Schema):
+    """The Prescience asked in this battle, and its answer once given (it binds the plan)."""
+
+    player = faction_field(required=True, metadata={"description": "the Atreides"})
+    target = faction_field(required=True, metadata={"description": "the side asked"})
+    element = Choice(PRESCIENCE_ELEMENTS, required=True, metadata={"description": "the element asked for"})
+    answer = fields.Nested(PrescienceAnswerSchema, allow_none=True)
+
+
+class KaramaUseSchema(Schema):
+    """A faction power a Karama card cancelled in this battle."""
+
+    player = faction_field(required=True, metadata={"description": "who played the Karama"})
+    power = id_field("the power cancelled (e.g. voice, prescience)", required=True)
+    target = faction_field(required=True, metadata={"description": "whose power"})
+    card = id_field("the card played as Karama", required=True)
+
+
 class BattleSchema(Schema):
     """The battle being fought: where, who, the plans and what has been resolved so far."""
 
@@ -373,12 +419,33 @@ class BattleSchema(Schema):
     traitor_calls = fields.List(faction_field(), validate=validate.Length(max=2))
     poison_tooth_withheld = fields.List(faction_field(), validate=validate.Length(max=2))
     resolution = fields.Nested(ResolutionSchema, allow_none=True)
+    prelude = fields.List(
+        Choice(BATTLE_STEPS),
+        validate=validate.Length(max=2),
+        metadata={"description": "the steps still to come before the plans are made, in order"},
+    )
+    voice = fields.Nested(VoiceSchema, allow_none=True)
+    prescience = fields.Nested(PrescienceSchema, allow_none=True)
+    karama = fields.List(
+        fields.Nested(KaramaUseSchema),
+        validate=validate.Length(max=12),
+        metadata={"description": "faction powers a Karama cancelled in this battle"},
+    )
     revealed = StrictBoolean(
         metadata={
             "description": "whether the locked plans have been revealed (default true: traitor calls and a "
             "withheld Poison Tooth follow the reveal); false keeps opposing plans out of views"
         }
     )
+
+
+class BattleCandidateSchema(Schema):
+    """A battle still to be fought: where (the sectors of one side of the storm when it divides the
+    territory) and between whom."""
+
+    territory = id_field("territory id", required=True)
+    sectors = fields.List(BoundedInteger(0, 17), validate=validate.Length(max=18), allow_none=True)
+    factions = fields.List(faction_field(), required=True, validate=validate.Length(equal=2))
 
 
 class DecisionSchema(Schema):
@@ -427,6 +494,15 @@ class DecisionSchema(Schema):
         100, "face-dancer-reveal: the winner's forces in the territory, the most the Tleilaxu may replace"
     )
     swap_max = count_field(7, "suboid-swap: the most surviving Suboids that may replace lost Cyborgs")
+    battles = fields.List(
+        fields.Nested(BattleCandidateSchema),
+        validate=validate.Length(max=60),
+        metadata={"description": "battle-choice: every battle still to be fought this phase"},
+    )
+    element = Choice(
+        PRESCIENCE_ELEMENTS, allow_none=True, metadata={"description": "prescience-answer: the element asked for"}
+    )
+    power = id_field("battle-karama: the faction power that may be cancelled", allow_none=True)
 
 
 class TerrorTokenSchema(Schema):
@@ -589,6 +665,16 @@ class ActionSchema(Schema):
         metadata={"description": "reveal-face-dancer: Tleilaxu forces taken from the board"},
     )
     count = count_field(7, "swap-suboids: surviving Suboids sent to the Tanks for as many lost Cyborgs (0: none)")
+    opponent = faction_field(metadata={"description": "choose-battle: the faction the aggressor fights"})
+    sectors = fields.List(
+        BoundedInteger(0, 17),
+        validate=validate.Length(max=18),
+        allow_none=True,
+        metadata={"description": "choose-battle: the side of a storm-divided territory (null: the whole territory)"},
+    )
+    command = Choice(VOICE_COMMANDS, metadata={"description": "use-voice: play, or not play"})
+    subject = id_field("use-voice: the kind of card commanded")
+    element = Choice(PRESCIENCE_ELEMENTS, metadata={"description": "use-prescience: the element asked for"})
     lend_duke_vidal = StrictBoolean(
         metadata={
             "description": "trigger-ecaz-ambassador, alliance: give Ecaz's Duke Vidal to the new ally for this turn"

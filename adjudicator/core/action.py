@@ -79,7 +79,7 @@ class Rules(Protocol):
 
     def is_self_contained(self, decision_type: str) -> bool: ...
 
-    def step_decision(self, step: str, state: Any) -> dict[str, Any]: ...
+    def step_decision(self, step: str, state: Any) -> dict[str, Any] | None: ...
 
     def implemented_choices(self, question_id: str) -> tuple[str, ...]: ...
 
@@ -112,4 +112,6 @@ Handler = Callable[[Snapshot, Action, Context], Adjudication]
 OptionLister = Callable[[Snapshot, Decision], list[dict[str, Any]]]
 # builds the pending decision of a battle's next cleanup step from the working state (typed `Any`
 # here: the working state, `adjudicator.rules.state.NextSnapshot`, lives with the rules)
-StepBuilder = Callable[[Any], dict[str, Any]]
+# a battle step's decision from the working state; a step before the plans, or the next battle, may
+# not apply (None)
+StepBuilder = Callable[[Any], dict[str, Any] | None]

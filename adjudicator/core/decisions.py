@@ -263,6 +263,62 @@ class SuboidSwapDecision(DecisionRecord):
     TYPE: ClassVar[DecisionType] = DecisionType.SUBOID_SWAP
 
 
+@dataclass(frozen=True, slots=True)
+class BattleChoiceDecision(DecisionRecord):
+    """The aggressor choosing its next battle; `battles`, every battle still to be fought this phase
+    (`{territory, sectors, factions}`)."""
+
+    battles: tuple[Mapping[str, Any], ...] = ()
+
+    TYPE: ClassVar[DecisionType] = DecisionType.BATTLE_CHOICE
+    READ: ClassVar[Mapping[str, Any]] = {"battles": tuple}
+
+
+@dataclass(frozen=True, slots=True)
+class VoiceDecision(DecisionRecord):
+    """The Bene Gesserit may use the Voice on `opponent`, the side facing them or their ally."""
+
+    territory: str | None = None
+    opponent: str | None = None
+
+    TYPE: ClassVar[DecisionType] = DecisionType.VOICE
+
+
+@dataclass(frozen=True, slots=True)
+class PrescienceDecision(DecisionRecord):
+    """The Atreides may ask `opponent`, the side facing them or their ally, for one plan element."""
+
+    territory: str | None = None
+    opponent: str | None = None
+
+    TYPE: ClassVar[DecisionType] = DecisionType.PRESCIENCE
+
+
+@dataclass(frozen=True, slots=True)
+class PrescienceAnswerDecision(DecisionRecord):
+    """The side asked shows the `element` of its plan to `owner` (the Atreides)."""
+
+    territory: str | None = None
+    owner: str | None = None
+    element: str | None = None
+
+    TYPE: ClassVar[DecisionType] = DecisionType.PRESCIENCE_ANSWER
+
+
+@dataclass(frozen=True, slots=True)
+class BattleKaramaDecision(DecisionRecord):
+    """A Karama window on `owner`'s `power` in this battle: the asked faction's Karama cards and the
+    factions still to ask."""
+
+    owner: str | None = None
+    power: str | None = None
+    responders: tuple[str, ...] = ()
+    eligible: tuple[str, ...] = ()
+
+    TYPE: ClassVar[DecisionType] = DecisionType.BATTLE_KARAMA
+    READ: ClassVar[Mapping[str, Any]] = {"responders": _strings, "eligible": _strings}
+
+
 DECISION_RECORDS: Mapping[str, type[DecisionRecord]] = {
     kind.TYPE.value: kind
     for kind in (
@@ -283,6 +339,11 @@ DECISION_RECORDS: Mapping[str, type[DecisionRecord]] = {
         ExtortionPayment,
         TerrorPlacement,
         SuboidSwapDecision,
+        BattleChoiceDecision,
+        VoiceDecision,
+        PrescienceDecision,
+        PrescienceAnswerDecision,
+        BattleKaramaDecision,
     )
 }
 

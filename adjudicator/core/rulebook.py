@@ -145,6 +145,6 @@ class Rulebook:
         kind = self.decisions.get(decision_type)
         return kind is not None and kind.self_contained
 
-    def step_decision(self, step: str, state: Any) -> dict[str, Any]:
+    def step_decision(self, step: str, state: Any) -> dict[str, Any] | None:
         """The decision that opens cleanup step `step` of the working state's battle."""
         return self.steps[step](state)

@@ -338,6 +338,68 @@ class Plan:
 
 
 @dataclass(frozen=True, slots=True)
+class VoiceCommand:
+    """The Bene Gesserit's Voice in force for this battle: `target` must (`play`) or must not
+    (`not-play`) play a card of `subject` (a card class such as `poison-weapon`, or a card kind)."""
+
+    player: str
+    target: str
+    command: str
+    subject: str
+
+    @classmethod
+    def from_dict(cls, raw: Mapping[str, Any]) -> VoiceCommand:
+        return cls(raw["player"], raw["target"], raw["command"], raw["subject"])
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"player": self.player, "target": self.target, "command": self.command, "subject": self.subject}
+
+
+@dataclass(frozen=True, slots=True)
+class PrescienceRecord:
+    """The Atreides' Prescience in this battle: the `element` of `target`'s plan asked for, and the
+    answer once given (the plan fields of that element, e.g. `{"weapon": null}`); it binds the plan."""
+
+    player: str
+    target: str
+    element: str
+    answer: Mapping[str, Any] | None = None
+
+    @classmethod
+    def from_dict(cls, raw: Mapping[str, Any]) -> PrescienceRecord:
+        answer = raw.get("answer")
+        return cls(
+            raw["player"], raw["target"], raw["element"], None if answer is None else MappingProxyType(dict(answer))
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "player": self.player,
+            "target": self.target,
+            "element": self.element,
+            "answer": None if self.answer is None else dict(self.answer),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class KaramaUse:
+    """A faction power cancelled by a Karama card in this battle: who played which card against
+    which faction's `power`."""
+
+    player: str
+    power: str
+    target: str
+    card: str
+
+    @classmethod
+    def from_dict(cls, raw: Mapping[str, Any]) -> KaramaUse:
+        return cls(raw["player"], raw["power"], raw["target"], raw["card"])
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"player": self.player, "power": self.power, "target": self.target, "card": self.card}
+
+
+@dataclass(frozen=True, slots=True)
 class Battle:
     territory: str
     aggressor: str
@@ -348,6 +410,10 @@ class Battle:
     revealed: bool = True
     resolution: Resolution | None = None  # set once resolved, while cleanup decisions remain
     sectors: tuple[int, ...] | None = None  # the sectors it covers; None: the whole territory
+    prelude: tuple[str, ...] = ()  # the steps still to come before the plans (voice, prescience)
+    voice: VoiceCommand | None = None
+    prescience: PrescienceRecord | None = None
+    karama: tuple[KaramaUse, ...] = ()  # faction powers cancelled in this battle
 
     @classmethod
     def from_dict(cls, raw: Mapping[str, Any]) -> Battle:
@@ -361,7 +427,15 @@ class Battle:
             revealed=bool(raw.get("revealed", True)),
             resolution=None if raw.get("resolution") is None else Resolution.from_wire(raw["resolution"]),
             sectors=None if raw.get("sectors") is None else tuple(int(x) for x in raw["sectors"]),
+            prelude=tuple(raw.get("prelude") or ()),
+            voice=None if raw.get("voice") is None else VoiceCommand.from_dict(raw["voice"]),
+            prescience=None if raw.get("prescience") is None else PrescienceRecord.from_dict(raw["prescience"]),
+            karama=tuple(KaramaUse.from_dict(k) for k in raw.get("karama") or ()),
         )
+
+    def cancelled(self, power: str, target: str) -> bool:
+        """Whether a Karama cancelled `target`'s `power` in this battle."""
+        return any(use.power == power and use.target == target for use in self.karama)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -373,6 +447,10 @@ class Battle:
             "traitor_calls": list(self.traitor_calls),
             "poison_tooth_withheld": list(self.poison_tooth_withheld),
             "revealed": self.revealed,
+            **({"prelude": list(self.prelude)} if self.prelude else {}),
+            **({} if self.voice is None else {"voice": self.voice.to_dict()}),
+            **({} if self.prescience is None else {"prescience": self.prescience.to_dict()}),
+            **({"karama": [k.to_dict() for k in self.karama]} if self.karama else {}),
             **({} if self.resolution is None else {"resolution": self.resolution.to_wire()}),
         }
 

@@ -153,6 +153,12 @@ class ActionType(StrEnum):
     RIHANI_DECLINE = "rihani-decline"
     RIHANI_KEEP = "rihani-keep"
     SWAP_SUBOIDS = "swap-suboids"
+    CHOOSE_BATTLE = "choose-battle"
+    USE_VOICE = "use-voice"
+    DECLINE_VOICE = "decline-voice"
+    USE_PRESCIENCE = "use-prescience"
+    DECLINE_PRESCIENCE = "decline-prescience"
+    ANSWER_PRESCIENCE = "answer-prescience"
 
 
 class DecisionType(StrEnum):
@@ -175,9 +181,15 @@ class DecisionType(StrEnum):
     EXTORTION_PAYMENT = "extortion-payment"
     TERROR_PLACEMENT = "terror-placement"
     SUBOID_SWAP = "suboid-swap"
+    BATTLE_CHOICE = "battle-choice"
+    VOICE = "voice"
+    PRESCIENCE = "prescience"
+    PRESCIENCE_ANSWER = "prescience-answer"
+    BATTLE_KARAMA = "battle-karama"
 
 
-# The phases in which each decision type can be open, from where the rules open it: a battle's plans
+# The phases in which each decision type can be open, from where the rules open it: the choice of the
+# next battle, the steps before a battle's plans (Voice, Prescience and their Karama windows), its plans
 # and its cleanup steps (casualties, the winner's cards, the Harkonnen capture, Moritani's retention and
 # its Karama windows, Semuta, Face Dancers, Sandmaster, Rihani, the Ixian Suboid swap) in the Battle phase; Duke Vidal's
 # acquisition and its Karama window as Shipment and Movement ends (`end-shipment-movement`); the Terror
@@ -199,6 +211,11 @@ DECISION_PHASES: Mapping[DecisionType, frozenset[Phase]] = MappingProxyType(
         DecisionType.RIHANI_DRAW_OFFER: _BATTLE,
         DecisionType.RIHANI_EXCHANGE: _BATTLE,
         DecisionType.SUBOID_SWAP: _BATTLE,
+        DecisionType.BATTLE_CHOICE: _BATTLE,
+        DecisionType.VOICE: _BATTLE,
+        DecisionType.PRESCIENCE: _BATTLE,
+        DecisionType.PRESCIENCE_ANSWER: _BATTLE,
+        DecisionType.BATTLE_KARAMA: _BATTLE,
         DecisionType.DUKE_VIDAL_ACQUISITION: frozenset({Phase.SHIPMENT_MOVEMENT}),
         DecisionType.DUKE_VIDAL_KARAMA: frozenset({Phase.SHIPMENT_MOVEMENT}),
         DecisionType.EXTORTION_PAYMENT: frozenset({Phase.MENTAT_PAUSE}),

@@ -40,6 +40,7 @@ from adjudicator.core.vocabulary import (
     Phase,
     TerritoryType,
 )
+from adjudicator.rules.battle.order import battle_choice
 from adjudicator.rules.battle.preconditions import STORM_QUESTION, storm_sector_battle
 from adjudicator.rules.battle.sectors import sector_groups
 from adjudicator.rules.moritani.retention import held_karamas
@@ -182,6 +183,14 @@ def co_occupied(snapshot: Snapshot) -> list[str]:
 CO_OCCUPIED_QUESTION = "duke-ecaz-co-occupied"
 
 
+def begin_battle_phase(state: NextSnapshot, interpretations: Mapping[str, str]) -> dict[str, Any] | None:
+    """Shipment and Movement is over: the Battle phase begins with the first battle to choose, if any."""
+    state.enter_phase(Phase.BATTLE)
+    decision = battle_choice(state.as_snapshot(), interpretations)
+    state.set_pending(decision)
+    return decision
+
+
 @rule("duke-vidal.acquisition.ecaz-co-occupied")
 def ally_battle_involves_ecaz(choice: str) -> bool:
     return choice == "participation-excludes"
@@ -196,7 +205,7 @@ def _answer(
 ) -> Adjudication:
     state.set_pending(decision)
     if decision is None:
-        state.enter_phase(Phase.BATTLE)
+        decision = begin_battle_phase(state, context.interpretations)
     options = context.rulebook.options(state.as_snapshot()) if decision is not None else []
     return resolved(state.outcome({"duke_vidal": summary}), decision, options, trace, context)
 
@@ -266,7 +275,7 @@ def _acquisition_outcome(snapshot: Snapshot, interpretations: Mapping[str, str])
         state.event("duke-vidal-available", "duke-vidal.acquisition.two-strongholds", holder=holder)
     state.set_pending(decision)
     if decision is None:
-        state.enter_phase(Phase.BATTLE)
+        begin_battle_phase(state, interpretations)
     return state, state.outcome({"duke_vidal": summary})
 
 

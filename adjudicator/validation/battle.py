@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping
 
 from adjudicator.core.catalog import Territory
 from adjudicator.core.decisions import (
+    BattleChoiceDecision,
     BattlePlanDecision,
     CaptureDecision,
     FaceDancerReveal,
@@ -24,6 +25,7 @@ from adjudicator.core.decisions import (
 from adjudicator.core.records import Resolution
 from adjudicator.core.snapshot import Battle
 from adjudicator.core.vocabulary import DecisionType, DukeStatus, FactionId, TerritoryType
+from adjudicator.rules.battle.order import aggressor_of, battles_to_fight
 from adjudicator.rules.battle.plan_decision import limits as plan_limits
 from adjudicator.rules.battle.sectors import combatant_sectors, contested_sides, sector_groups
 from adjudicator.rules.cards import can_retain_battle_card, is_leader_substitute
@@ -33,6 +35,16 @@ from adjudicator.rules.semuta import semuta_cards
 from adjudicator.rules.tleilaxu import face_dancer_opportunity, winner_forces, winner_leader
 from adjudicator.validation.base import Checker, pointer
 from adjudicator.validation.custody import DUKE, controls_leader, in_tanks
+
+# decisions open before a battle's plans are made
+BEFORE_PLANS = frozenset(
+    {
+        DecisionType.VOICE.value,
+        DecisionType.PRESCIENCE.value,
+        DecisionType.PRESCIENCE_ANSWER.value,
+        DecisionType.BATTLE_KARAMA.value,
+    }
+)
 
 
 class BattleChecks(Checker):
@@ -49,6 +61,7 @@ class BattleChecks(Checker):
             DecisionType.SEMUTA_OPPORTUNITY.value: self.semuta_decision,
             DecisionType.FACE_DANCER_REVEAL.value: self.face_dancer_decision,
             DecisionType.SUBOID_SWAP.value: self.suboid_swap_decision,
+            DecisionType.BATTLE_CHOICE.value: self.battle_choice_decision,
         }
 
     def battle(self) -> None:
@@ -69,9 +82,13 @@ class BattleChecks(Checker):
             self.add("same-faction-battle", "aggressor and defender must differ", "battle", "defender")
         pending = self.s.pending
         awaited = pending.player if pending is not None and pending.type == DecisionType.BATTLE_PLAN else None
+        before_plans = bool(battle.prelude) or (pending is not None and pending.type in BEFORE_PLANS)
+        if battle.prelude and (battle.plans or battle.resolution is not None):
+            self.add("decision-out-of-step", "the steps before the plans come before any plan", "battle", "prelude")
         for fid in combatants:
-            # While plans are being committed (a battle-plan decision is open) either may be missing.
-            if fid not in battle.plans and awaited is None:
+            # While plans are being committed (a battle-plan decision is open), or before they are
+            # made, either may be missing.
+            if fid not in battle.plans and awaited is None and not before_plans:
                 self.add("missing-plan", f"the locked battle needs {fid}'s plan", "battle", "plans")
         if awaited is not None:
             if awaited in battle.plans:
@@ -183,6 +200,30 @@ class BattleChecks(Checker):
                     "battle",
                     "sectors",
                 )
+
+    def battle_choice_decision(self) -> None:
+        """The next battle is chosen between battles, by the aggressor the board gives; the battles it
+        lists (may be omitted) are those the board holds."""
+        decision = self.s.pending
+        assert decision is not None
+        if self.s.battle is not None:
+            self.add("decision-out-of-step", "a battle is under way", "pending", "type")
+            return
+        candidates = battles_to_fight(self.s, {})
+        aggressor = aggressor_of(self.s, candidates)
+        if aggressor is None:
+            self.add("decision-out-of-step", "no battle is left to fight", "pending", "type")
+            return
+        if decision.player != aggressor:
+            self.add(
+                "wrong-decider",
+                f"the aggressor is {aggressor}, first in storm order with a battle",
+                "pending",
+                "player",
+            )
+        listed = decision.as_(BattleChoiceDecision).battles
+        if "battles" in decision.fields and [dict(b) for b in listed] != [c.to_dict() for c in candidates]:
+            self.add("decision-mismatch", "'battles' must list the battles the board holds", "pending", "battles")
 
     def battle_plan_decision(self) -> None:
         """A battle plan is awaited from a side of an unresolved battle; the fields it states (each may be

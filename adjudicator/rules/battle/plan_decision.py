@@ -96,6 +96,17 @@ def plan_decision(snapshot: Snapshot, battle: Battle, faction: str) -> dict[str,
     return opened(faction, record)
 
 
+def plan_step(state: NextSnapshot) -> dict[str, Any] | None:
+    """The step builder: the next side's plan to make (aggressor first), None once both are locked."""
+    snapshot = state.as_snapshot()
+    battle = snapshot.battle
+    assert battle is not None
+    for side in (battle.aggressor, battle.defender):
+        if side not in battle.plans:
+            return plan_decision(snapshot, battle, side)
+    return None
+
+
 @rule("battle.plan.lock")
 def lock_plan(state: NextSnapshot, faction: str, plan: Plan) -> None:
     state.commit_plan(faction, plan)
@@ -162,4 +173,5 @@ DECLARED = RuleModule(
     decisions={
         DecisionType.BATTLE_PLAN.value: DecisionKind(plan_options),
     },
+    steps={DecisionType.BATTLE_PLAN.value: plan_step},
 )

@@ -16,12 +16,13 @@ from adjudicator.core.results import Adjudication, NextStep, rulings_of
 from adjudicator.core.rulebook import RuleModule
 from adjudicator.core.rulings import provenance_of
 from adjudicator.core.snapshot import Decision, Snapshot
-from adjudicator.core.vocabulary import RulingStatus
+from adjudicator.core.vocabulary import DecisionType, RulingStatus
 from adjudicator.rules.state.base import (
     AWAKENING_LOSSES,
     CLEANUP_ORDER,
     FOLLOW_UPS,
     INTERRUPTS,
+    PRELUDE_ORDER,
     WorkingCopy,
     duke_dies,
     duke_in_custody,
@@ -38,6 +39,7 @@ __all__ = [
     "CLEANUP_ORDER",
     "FOLLOW_UPS",
     "INTERRUPTS",
+    "PRELUDE_ORDER",
     "NextSnapshot",
     "WorkingCopy",
     "duke_dies",
@@ -57,22 +59,44 @@ class NextSnapshot(CustodyState, BattleCardsState, MoritaniState):
 
 
 def open_next_step(state: NextSnapshot, rulebook: Rules) -> dict[str, Any] | None:
-    """Set `pending` to the battle's next cleanup decision, or clear the battle when none remains."""
+    """Set `pending` to the battle's next decision: before its plans, the next step that applies
+    (Voice, Prescience), then the plans still to make; once resolved, its next cleanup decision.
+    A battle with no step left is over and cleared, and the next battle is to be chosen, if any."""
     wire = state.wire  # the working state's own module: it runs after every battle step
     battle = wire["battle"]
-    steps = battle["resolution"]["steps"] if battle is not None and battle.get("resolution") is not None else ()
+    if battle is not None and battle.get("resolution") is None:
+        decision = _open_before_resolution(state, rulebook)
+        wire["pending"] = decision
+        return decision
+    steps = battle["resolution"]["steps"] if battle is not None else ()
     if not steps:
         wire["battle"] = None
-        wire["pending"] = None
-        return None
+        choice = rulebook.steps.get(DecisionType.BATTLE_CHOICE.value)
+        decision = choice(state) if choice is not None else None
+        wire["pending"] = decision
+        return decision
     decision = rulebook.steps[str(steps[0])](state)
     wire["pending"] = decision
     return decision
 
 
+def _open_before_resolution(state: NextSnapshot, rulebook: Rules) -> dict[str, Any] | None:
+    """The first step before the plans that applies (each builder answers None when it does not),
+    else the next plan to make (None once both are locked: the battle awaits resolve-battle)."""
+    while (step := state.prelude_step) is not None:
+        builder = rulebook.steps.get(step)
+        decision = builder(state) if builder is not None else None
+        if decision is not None:
+            return decision
+        state.prelude_done()
+    plans = rulebook.steps.get(DecisionType.BATTLE_PLAN.value)
+    return plans(state) if plans is not None else None
+
+
 def finish(
     snapshot: Snapshot, state: NextSnapshot, summary: dict[str, Any], trace: list[str], context: Context
 ) -> Adjudication:
+    state.readings = context.interpretations
     if state.batches and state.wire["battle"] is not None:
         for hook in context.rulebook.after_discards:
             hook(state)

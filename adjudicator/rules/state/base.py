@@ -27,6 +27,10 @@ from adjudicator.core.vocabulary import (
 
 AWAKENING_LOSSES = 7
 
+# The steps before a battle's plans, in the order they are taken, each only when it applies: the
+# Voice before Prescience (base rulebook Q&A, as the rules register's battle.prelude.order states).
+PRELUDE_ORDER: tuple[str, ...] = (DecisionType.VOICE.value, DecisionType.PRESCIENCE.value)
+
 # The cleanup steps of a resolved battle, in the order they are taken, each only when it has a choice
 # (base rulebook pp.10-11 for the winner's casualties and cards; the expansion steps after them, as
 # the rules register's cleanup-order entries state). A step may hand over to its follow-up in place,
@@ -103,6 +107,8 @@ class WorkingCopy:
         # to_dict builds a fresh structure every time, so it can be changed without touching `snapshot`.
         self.wire: dict[str, Any] = snapshot.to_dict()
         self.events: list[dict[str, Any]] = []
+        # the request's readings of open questions, for the step builders (set by `finish`)
+        self.readings: Mapping[str, str] = {}
         # battle cards discarded in this step, one batch per discarding faction (for Semuta Drug)
         self.batches: dict[str, list[str]] = {}
 
@@ -183,6 +189,45 @@ class WorkingCopy:
         steps = self.wire["battle"]["resolution"]["steps"]
         if not steps or steps[0] != step:
             steps.insert(0, step)
+
+    # the battle before its plans
+    def begin_battle(self, territory: str, aggressor: str, defender: str, sectors: tuple[int, ...] | None) -> None:
+        """The aggressor's chosen battle begins: no plan is made yet, the steps before them to come."""
+        battle: dict[str, Any] = {"territory": territory}
+        if sectors is not None:
+            battle["sectors"] = sorted(sectors)
+        battle.update(
+            aggressor=aggressor,
+            defender=defender,
+            plans={},
+            traitor_calls=[],
+            poison_tooth_withheld=[],
+            revealed=False,
+            prelude=list(PRELUDE_ORDER),
+        )
+        self.wire["battle"] = battle
+        self.event(
+            "battle-chosen",
+            "battle.order.aggressor",
+            territory=territory,
+            sectors=None if sectors is None else sorted(sectors),
+            aggressor=aggressor,
+            defender=defender,
+        )
+
+    @property
+    def prelude_step(self) -> str | None:
+        """The step before the plans now open, if any."""
+        battle = self.wire["battle"]
+        steps = battle.get("prelude") if battle is not None else None
+        return str(steps[0]) if steps else None
+
+    def prelude_done(self) -> None:
+        """The open step before the plans is over: the next one (or the plans) follows."""
+        battle = self.wire["battle"]
+        battle["prelude"].pop(0)
+        if not battle["prelude"]:
+            del battle["prelude"]
 
     @property
     def battle_territory(self) -> str:

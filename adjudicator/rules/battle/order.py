@@ -1,0 +1,224 @@
+"""Which battles the Battle phase holds, who is the aggressor, and choosing the next battle.
+
+The battles still to fight are read from the board each time a battle is to be chosen, so a battle
+that ends a faction's presence in a territory also ends the battles it would have fought there. The
+first faction in storm order with a battle left is the aggressor; it picks which of its battles is
+next, and whom it fights where it faces several opponents in one territory.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from adjudicator.core.action import Action, Context, choice_of
+from adjudicator.core.catalog import catalog
+from adjudicator.core.decisions import BattleChoiceDecision, opened
+from adjudicator.core.results import Adjudication, Violation
+from adjudicator.core.rulebook import DecisionKind, RuleModule
+from adjudicator.core.rulings import found, illegal, ruled
+from adjudicator.core.snapshot import Decision, Snapshot
+from adjudicator.core.tracing import Trace, rule
+from adjudicator.core.vocabulary import ActionType, DecisionType, FactionId, Phase, TerritoryType
+from adjudicator.rules.battle.preconditions import STORM_QUESTION, storm_sector_battle
+from adjudicator.rules.battle.sectors import sector_groups
+from adjudicator.rules.state import NextSnapshot, finish
+
+CHOICE = DecisionType.BATTLE_CHOICE.value
+CHOOSE = ActionType.CHOOSE_BATTLE.value
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """A battle still to be fought: a territory (one side of the storm where it divides it) and a
+    pair of factions, in storm order."""
+
+    territory: str
+    sectors: tuple[int, ...] | None
+    factions: tuple[str, str]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "territory": self.territory,
+            "sectors": None if self.sectors is None else list(self.sectors),
+            "factions": list(self.factions),
+        }
+
+
+def _is_polar_sink(territory: str) -> bool:
+    place = catalog().territories.get(territory)
+    return place is not None and place.type is TerritoryType.POLAR_SINK
+
+
+@rule("battle.order.polar-sink")
+def no_battle_in_polar_sink() -> None:
+    """Traced where forces of several factions share the Polar Sink."""
+
+
+@rule("battle.order.allies")
+def allies_never_battle() -> None:
+    """Traced where allies share a territory."""
+
+
+@rule("battle.order.advisors")
+def advisors_never_battle() -> None:
+    """Traced where Bene Gesserit advisors share a territory with other factions' forces."""
+
+
+def fighters_in(snapshot: Snapshot, territory: str) -> dict[str, set[int | None]]:
+    """The factions with forces in the territory and their sectors (Bene Gesserit advisors are
+    kept apart from forces)."""
+    present: dict[str, set[int | None]] = {}
+    for stack in snapshot.forces:
+        if stack.territory == territory and stack.regular + stack.elite > 0:
+            present.setdefault(stack.faction, set()).add(stack.sector)
+    return present
+
+
+def _rank(snapshot: Snapshot) -> Mapping[str, int]:
+    order = {faction: i for i, faction in enumerate(snapshot.storm_order)}
+    return {faction: order.get(faction, len(order)) for faction in snapshot.factions}
+
+
+def _fronts(
+    snapshot: Snapshot,
+    territory: str,
+    sectors: Mapping[str, set[int | None]],
+    pair: tuple[str, str],
+    interpretations: Mapping[str, str],
+) -> list[tuple[int, ...] | None]:
+    """Where a pair of factions meets in a territory: the whole territory (None), or the sides of the
+    storm holding forces of both (forces in the storm sector follow question battle-under-storm)."""
+    place = catalog().territories.get(territory)
+    storm = snapshot.storm_sector
+    if place is None or storm not in place.sectors:
+        return [None]
+    one, other = (sectors[f] for f in pair)
+    if (storm in one or storm in other) and storm_sector_battle(choice_of(interpretations, STORM_QUESTION)):
+        return [None]  # they battle as usual: the battle covers the territory
+    groups = sector_groups(place.sectors, storm)
+    shared = [g for g in groups if g & one and g & other]
+    if len(groups) < 2:
+        return [tuple(sorted(shared[0]))] if shared else []
+    return [tuple(sorted(g)) for g in sorted(shared, key=min)]
+
+
+@rule("battle.order.battles")
+def battles_to_fight(snapshot: Snapshot, interpretations: Mapping[str, str]) -> list[Candidate]:
+    """Every battle the board still holds, each pair in storm order, territories by id."""
+    rank = _rank(snapshot)
+    advised = {a.territory for a in snapshot.advisors if a.count}
+    found_: list[Candidate] = []
+    for territory in sorted({s.territory for s in snapshot.forces}):
+        present = fighters_in(snapshot, territory)
+        if len(present) < 2:
+            if territory in advised and present and FactionId.BENE_GESSERIT.value not in present:
+                advisors_never_battle()
+            continue
+        if _is_polar_sink(territory):
+            no_battle_in_polar_sink()
+            continue
+        factions = sorted(present, key=lambda f: (rank[f], f))
+        for i, one in enumerate(factions):
+            for other in factions[i + 1 :]:
+                if snapshot.factions[one].ally == other:
+                    allies_never_battle()
+                    continue
+                for sectors in _fronts(snapshot, territory, present, (one, other), interpretations):
+                    found_.append(Candidate(territory, sectors, (one, other)))
+    return found_
+
+
+@rule("battle.order.aggressor")
+def aggressor_of(snapshot: Snapshot, candidates: list[Candidate]) -> str | None:
+    """The first faction in storm order with a battle left."""
+    rank = _rank(snapshot)
+    involved = {f for c in candidates for f in c.factions}
+    return min(involved, key=lambda f: (rank[f], f)) if involved else None
+
+
+def choice_options(snapshot: Snapshot, aggressor: str, candidates: list[Candidate]) -> list[dict[str, Any]]:
+    options = []
+    for c in candidates:
+        if aggressor not in c.factions:
+            continue
+        opponent = c.factions[1] if c.factions[0] == aggressor else c.factions[0]
+        options.append(
+            {
+                "type": CHOOSE,
+                "player": aggressor,
+                "territory": c.territory,
+                "sectors": None if c.sectors is None else list(c.sectors),
+                "opponent": opponent,
+            }
+        )
+    return options
+
+
+def battle_choice(snapshot: Snapshot, interpretations: Mapping[str, str]) -> dict[str, Any] | None:
+    """The aggressor's choice of its next battle, or None when no battle is left (or it is not the
+    Battle phase)."""
+    if snapshot.phase is not Phase.BATTLE:
+        return None
+    candidates = battles_to_fight(snapshot, interpretations)
+    aggressor = aggressor_of(snapshot, candidates)
+    if aggressor is None:
+        return None
+    return opened(aggressor, BattleChoiceDecision(battles=tuple(c.to_dict() for c in candidates)))
+
+
+def battle_choice_step(state: NextSnapshot) -> dict[str, Any] | None:
+    """The step builder: the next battle to choose once a battle is over."""
+    return battle_choice(state.as_snapshot(), state.readings)
+
+
+def battle_choice_options(snapshot: Snapshot, decision: Decision) -> list[dict[str, Any]]:
+    if decision.player is None:
+        return []
+    return choice_options(snapshot, decision.player, battles_to_fight(snapshot, {}))
+
+
+def _choice_awaited(snapshot: Snapshot, action: Action) -> Violation | None:
+    pending = snapshot.pending
+    if pending is None or pending.type != CHOICE:
+        return Violation("no-such-decision", "no battle is to be chosen", "/action/type")
+    if action.player != pending.player:
+        return Violation("not-your-decision", f"the aggressor is {pending.player}", "/action/player")
+    return None
+
+
+def _a_listed_battle(snapshot: Snapshot, action: Action, context: Context) -> Violation | None:
+    assert action.player is not None
+    listed = choice_options(snapshot, action.player, battles_to_fight(snapshot, context.interpretations))
+    wanted = (action.fields.get("territory"), action.fields.get("sectors"), action.fields.get("opponent"))
+    if any((o["territory"], o["sectors"], o["opponent"]) == wanted for o in listed):
+        return None
+    return Violation(
+        "not-a-battle",
+        f"{action.player} has no such battle to fight (listed: {len(listed)})",
+        "/action/territory",
+        "battle.order.aggressor",
+    )
+
+
+@ruled(found(_choice_awaited))
+def choose_battle(snapshot: Snapshot, action: Action, context: Context, trace: Trace) -> Adjudication:
+    assert action.player is not None
+    problem = _a_listed_battle(snapshot, action, context)
+    if problem is not None:
+        return illegal(snapshot, [problem], trace, context)
+    territory = str(action.fields["territory"])
+    opponent = str(action.fields["opponent"])
+    sectors = action.fields.get("sectors")
+    state = NextSnapshot(snapshot)
+    state.begin_battle(territory, action.player, opponent, None if sectors is None else tuple(sectors))
+    summary = {"territory": territory, "aggressor": action.player, "defender": opponent, "sectors": sectors}
+    return finish(snapshot, state, {"battle_chosen": summary}, trace, context)
+
+
+DECLARED = RuleModule(
+    handlers={ActionType.CHOOSE_BATTLE: choose_battle},
+    decisions={CHOICE: DecisionKind(battle_choice_options)},
+    steps={CHOICE: battle_choice_step},
+)

@@ -1,0 +1,49 @@
+"""The faction powers that act in a battle once its plans are made, and that a Karama may cancel.
+
+Each is named by a stable power id; `battle.karama` records the ones cancelled in this battle
+(`Battle.cancelled(power, target)`), and the rules that apply a power read that record. Whether a
+power is in play in a battle is a public fact (factions, alliances, the ruleset, forces on the
+board, the Kwisatz Haderach's state), so listing them reveals nobody's cards. The Voice and
+Prescience are used before the plans and have their own windows.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from adjudicator.core.snapshot import Battle, Snapshot
+from adjudicator.core.vocabulary import FactionId
+from adjudicator.rules.battle.plans import forces_in
+
+
+class BattlePower(StrEnum):
+    VOICE = "voice"
+    PRESCIENCE = "prescience"
+    SARDAUKAR = "sardaukar"  # advanced: Sardaukar worth 2 (1 against the Fremen)
+    FEDAYKIN = "fedaykin"  # advanced: Fedaykin worth 2
+    BATTLE_HARDENED = "battle-hardened"  # advanced: Fremen forces count fully without spice
+    KWISATZ_HADERACH = "kwisatz-haderach"  # advanced: +2 beside a leader or Cheap Hero
+    ALLY_TRAITORS = "ally-traitors"  # the Harkonnen's Traitor cards called in their ally's battle
+
+
+def powers_in_battle(snapshot: Snapshot, battle: Battle) -> list[tuple[BattlePower, str]]:
+    """The powers after the Voice and Prescience that may act in this battle, with whose they are,
+    in a fixed order; those already cancelled are left out."""
+    found: list[tuple[BattlePower, str]] = []
+    advanced = snapshot.ruleset.advanced
+    for side in (battle.aggressor, battle.defender):
+        forces = forces_in(snapshot, side, battle.territory)
+        if advanced and side == FactionId.EMPEROR and forces.elite:
+            found.append((BattlePower.SARDAUKAR, side))
+        if advanced and side == FactionId.FREMEN:
+            if forces.elite:
+                found.append((BattlePower.FEDAYKIN, side))
+            found.append((BattlePower.BATTLE_HARDENED, side))
+        token = snapshot.factions[side].kwisatz_haderach
+        usable = token is not None and token.status == "active" and token.used_in in (None, battle.territory)
+        if advanced and side == FactionId.ATREIDES and usable:
+            found.append((BattlePower.KWISATZ_HADERACH, side))
+        ally = snapshot.factions[side].ally
+        if ally == FactionId.HARKONNEN and ally not in (battle.aggressor, battle.defender):
+            found.append((BattlePower.ALLY_TRAITORS, FactionId.HARKONNEN.value))
+    return [(power, owner) for power, owner in found if not battle.cancelled(power.value, owner)]
