@@ -16,8 +16,13 @@ Each phase is classified:
 - `not-implemented`: an answer was `illegal` with a `not-implemented` violation (its reason is the
   violation's message with ids and numbers replaced by their kind);
 - `inconsistent`: a listed option (or an action the contract says is legal) was refused, the engine
-  raised, or a next snapshot failed validation. These are engine bugs; the first few reproducers are
-  written under `bench/coverage-failures/`.
+  raised, a next snapshot failed validation, or a step made a Treachery card or a force appear or
+  vanish. These are engine bugs; the first few reproducers are written under
+  `bench/coverage-failures/`.
+
+A battle plan's dial and support are raised at random within the decision's `dial_max` and
+`spice_max`; a raise the plan rules refuse (a lower support leaves fewer forces at full strength) is
+counted by its codes under `raised_plans_refused` and the option is locked as listed.
 
     python bench/coverage.py [--n N] [--seed S] [--ruleset NAME ...] [--json PATH]
 
@@ -45,7 +50,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from adjudicator import Action, InvalidSnapshot, adjudicate, catalog, load_snapshot, rulebook  # noqa: E402
+from adjudicator import Action, InvalidSnapshot, adjudicate, catalog, list_options, load_snapshot, rulebook  # noqa: E402
 from adjudicator.core.catalog import card_kind  # noqa: E402
 from adjudicator.core.snapshot import Snapshot  # noqa: E402
 from adjudicator.core.vocabulary import TerritoryType  # noqa: E402
@@ -57,6 +62,7 @@ EXPANSIONS = ("ixians-tleilaxu", "choam-richese", "ecaz-moritani")
 VARIANTS = tuple(catalog().variants)
 FAILURES = ROOT / "bench" / "coverage-failures"
 REPRODUCERS_KEPT = 5
+DETAILED = frozenset({"skill", "variant", "card"})  # ids the detailed not-implemented messages keep
 STEP_LIMIT = 600  # answers in one phase before it counts as stuck
 TERROR_KINDS = ("assassination", "atomics", "extortion", "robbery", "sabotage", "sneak-attack")
 SNAPSHOT_SCHEMA = SnapshotSchema()
@@ -132,6 +138,9 @@ def generate(rs: Ruleset, rng: random.Random) -> dict[str, Any]:
     storm_order = rng.sample(factions, len(factions))
     storm = rng.randrange(18)
     places = board_places(advanced)
+    strongholds = [
+        t.id for t in cat.territories.values() if t.type is TerritoryType.STRONGHOLD and t.expansion == "base"
+    ]
     with_sectors = [(t, s) for t, s in places if s and _free_sectors(s, storm)]
     divided = [(t, s) for t, s in places if storm in s and len(sector_groups(s, storm)) > 1]
 
@@ -167,9 +176,16 @@ def generate(rs: Ruleset, rng: random.Random) -> dict[str, Any]:
         if faction == bg:
             bg_fighting.add(territory)
 
-    def spot() -> tuple[str, int | None, tuple[int, ...]]:
-        territory, sectors = rng.choice(with_sectors + [("polar-sink", ())] * 2)
-        return territory, (rng.choice(_free_sectors(sectors, storm)) if sectors else None), sectors
+    def spot(contested: bool = False) -> tuple[str, int | None, tuple[int, ...]]:
+        if contested and rng.random() < 0.4:  # battles in strongholds (Duke Vidal needs two)
+            territory, sectors = rng.choice([(t, s) for t, s in with_sectors if t in strongholds])
+        else:
+            territory, sectors = rng.choice(with_sectors + [("polar-sink", ())] * 2)
+        if not sectors:
+            return territory, None, sectors
+        if storm in sectors and cat.territories[territory].storm_protected and rng.random() < 0.3:
+            return territory, storm, sectors  # forces the storm passed over where it kills none
+        return territory, rng.choice(_free_sectors(sectors, storm)), sectors
 
     for _ in range(rng.randint(1, 3)):  # the contested places
         fighters = [f for f in factions if regular_left[f] + elite_left[f] > 0]
@@ -184,7 +200,7 @@ def generate(rs: Ruleset, rng: random.Random) -> dict[str, Any]:
                 for side in rng.sample(sides, rng.randint(1, len(sides))):
                     place(f, territory, rng.choice(sorted(side)), 6)
             continue
-        territory, sector, sectors = spot()
+        territory, sector, sectors = spot(contested=True)
         for f in group:
             s = sector if sector is None or rng.random() < 0.7 else rng.choice(_free_sectors(sectors, storm))
             place(f, territory, s, 8)
@@ -311,9 +327,6 @@ def generate(rs: Ruleset, rng: random.Random) -> dict[str, Any]:
         )
         if wire["duke_vidal"]["status"] == "held" and wire["duke_vidal"]["controller"] == "moritani":
             wire["duke_vidal"]["acquired_turn"] = wire["turn"] - 1
-    strongholds = [
-        t.id for t in cat.territories.values() if t.type is TerritoryType.STRONGHOLD and t.expansion == "base"
-    ]
     if "ecaz" in factions:
         tokens = [f for f in ruleset_factions(rs.expansions) if f not in ("moritani",) and f not in factions]
         placed_count = min(rng.randint(0, 2), len(tokens))
@@ -356,8 +369,8 @@ def _id_kinds() -> dict[str, str]:
     return _IDS
 
 
-def reason_of(message: str) -> str:
-    """A violation's message with its ids and numbers replaced by their kind."""
+def reason_of(message: str, keep: frozenset[str] = frozenset()) -> str:
+    """A violation's message with its ids (but those of the kinds kept) and numbers replaced by their kind."""
     text = re.sub(r"^this engine version does not (?:adjudicate|resolve) ", "", message)
     text = re.sub(r" yet$", "", text)
     kinds = _id_kinds()
@@ -365,7 +378,7 @@ def reason_of(message: str) -> str:
     def named(match: re.Match[str]) -> str:
         word = match.group(0)
         kind = kinds.get(card_kind(word))
-        return "{" + kind + "}" if kind is not None else word
+        return "{" + kind + "}" if kind is not None and kind not in keep else word
 
     text = re.sub(r"[a-z][a-z0-9'#-]*[a-z0-9]", named, text)
     return re.sub(r"\d+(?:\.\d+)?", "{n}", text)
@@ -375,6 +388,7 @@ def reason_of(message: str) -> str:
 class PhaseResult:
     status: str = "ruled"  # ruled, not-implemented, inconsistent
     reason: str | None = None
+    detail: str | None = None
     battles: int = 0
     answers: int = 0
     questions: Counter[str] = field(default_factory=Counter)
@@ -386,9 +400,11 @@ class PhaseResult:
 
 
 class Stop(Exception):
-    def __init__(self, status: str, reason: str, reproducer: dict[str, Any] | None = None) -> None:
+    def __init__(
+        self, status: str, reason: str, reproducer: dict[str, Any] | None = None, detail: str | None = None
+    ) -> None:
         super().__init__(reason)
-        self.status, self.reason, self.reproducer = status, reason, reproducer
+        self.status, self.reason, self.reproducer, self.detail = status, reason, reproducer, detail
 
 
 def _codes(violations: Sequence[dict[str, Any]]) -> str:
@@ -397,8 +413,8 @@ def _codes(violations: Sequence[dict[str, Any]]) -> str:
 
 def contested(wire: dict[str, Any]) -> list[tuple[str, str, str, list[int] | None]]:
     """The battles left on the board as (aggressor, defender, territory, sectors): non-allied factions
-    with forces in one territory outside the Polar Sink, on one side of the storm where it divides the
-    territory (advisors never battle); each pair once, in storm order."""
+    with forces in one territory outside the Polar Sink, on one side of the storm where the storm is
+    in the territory (forces under it and advisors never battle); each pair once, in storm order."""
     cat = catalog()
     storm = wire["storm_sector"]
     order = {f: i for i, f in enumerate(wire["storm_order"])}
@@ -412,8 +428,7 @@ def contested(wire: dict[str, Any]) -> list[tuple[str, str, str, list[int] | Non
             continue
         groups: list[frozenset[int] | None] = [None]
         if territory.sectors and storm in territory.sectors:
-            groups = list(sector_groups(territory.sectors, storm))
-        divided = len(groups) > 1
+            groups = list(sector_groups(territory.sectors, storm))  # named: the side of the storm fought on
         for group in groups:
             present = sorted(
                 {s["faction"] for s in stacks if group is None or s["sector"] in group}, key=order.__getitem__
@@ -421,7 +436,7 @@ def contested(wire: dict[str, Any]) -> list[tuple[str, str, str, list[int] | Non
             for i, a in enumerate(present):
                 for d in present[i + 1 :]:
                     if wire["factions"][a].get("ally") != d:
-                        sectors = sorted(group) if divided and group is not None else None
+                        sectors = sorted(group) if group is not None else None
                         found.append((a, d, territory_id, sectors))
     found.sort(key=lambda b: order[b[0]])
     return found
@@ -551,6 +566,9 @@ class Driver:
                     self.repro(wire, action, repr(exc)),
                 ) from exc
             if answer["status"] == "unresolved":
+                if not answer["alternatives"]:
+                    reason = f"unresolved {action['type']} without alternatives"
+                    raise Stop("inconsistent", reason, self.repro(wire, action, answer))
                 chosen = answer["alternatives"][0]["interpretations"]
                 self.result.questions.update(f"{q}={c}" for q, c in chosen.items())
                 self.interpretations.update(chosen)
@@ -572,7 +590,8 @@ class Driver:
         if answer["status"] == "illegal":
             missing = [v for v in answer["violations"] if v["code"] == "not-implemented"]
             if missing:
-                raise Stop("not-implemented", reason_of(missing[0]["message"]))
+                message = missing[0]["message"]
+                raise Stop("not-implemented", reason_of(message), detail=message)
             what = "listed option" if listed else "driver action"
             raise Stop(
                 "inconsistent",
@@ -611,7 +630,8 @@ class Driver:
                     "inconsistent", f"{type(exc).__name__} on lock-battle-plan", self.repro(wire, attempt, repr(exc))
                 ) from exc
             if answer["status"] == "illegal":
-                self.result.raises_refused[_codes(answer["violations"])] += 1
+                game = "advanced" if advanced else "basic"
+                self.result.raises_refused[f"{game}: {_codes(answer['violations'])}"] += 1
             else:
                 return self.step(wire, attempt, listed=True)
         return self.step(wire, option, listed=True)
@@ -621,6 +641,7 @@ class Driver:
             self._run()
         except Stop as stop:
             self.result.status, self.result.reason, self.result.reproducer = stop.status, stop.reason, stop.reproducer
+            self.result.detail = stop.detail
         return self.result
 
     def _run(self) -> None:
@@ -669,7 +690,7 @@ class Driver:
             self.result.fallback_battles += 1
             wire = following
             pending = following["pending"]
-            options = self.rules.options(load_snapshot(following), None)
+            options = list_options(load_snapshot(following)).to_dict()["options"]
             answer = {
                 "status": "resolved",
                 "outcome": {"snapshot": following},
@@ -691,6 +712,7 @@ class RulesetReport:
     answers: int = 0
     outcomes: Counter[str] = field(default_factory=Counter)
     reasons: Counter[str] = field(default_factory=Counter)
+    details: Counter[str] = field(default_factory=Counter)  # not-implemented messages with their ids
     inconsistent: Counter[str] = field(default_factory=Counter)
     questions: Counter[str] = field(default_factory=Counter)
     raises_refused: Counter[str] = field(default_factory=Counter)
@@ -718,6 +740,7 @@ class RulesetReport:
             "inconsistent": self.outcomes["inconsistent"],
             "ruled_share": round(self.share, 1),
             "top_reasons": [{"reason": r, "count": n} for r, n in self.reasons.most_common(8)],
+            "not_implemented_messages": [{"message": m, "count": n} for m, n in self.details.most_common(12)],
             "inconsistent_reasons": [{"reason": r, "count": n} for r, n in self.inconsistent.most_common()],
             "questions_met": dict(sorted(self.questions.items())),
             "raised_plans_refused": dict(self.raises_refused.most_common()),
@@ -765,6 +788,7 @@ def run_ruleset(rs: Ruleset, n: int, seed: int) -> RulesetReport:
         report.traitor_calls += result.traitor_calls
         if result.status == "not-implemented" and result.reason is not None:
             report.reasons[result.reason] += 1
+            report.details[reason_of(result.detail or "", keep=DETAILED)] += 1
         if result.status == "inconsistent" and result.reason is not None:
             report.reasons["inconsistent: " + result.reason] += 1
             report.inconsistent[result.reason] += 1
@@ -775,11 +799,20 @@ def run_ruleset(rs: Ruleset, n: int, seed: int) -> RulesetReport:
 
 def print_report(reports: Sequence[RulesetReport], seed: int, n: int, seconds: float) -> None:
     print(f"coverage: seed {seed}, {n} battle phases per ruleset, {seconds:.1f} s")
-    columns = ("phases", 6), ("rejects", 7), ("battles", 7), ("ruled", 7), ("not-impl", 8), ("inconsistent", 12)
+    columns = (
+        ("phases", 6),
+        ("rejects", 7),
+        ("no-battle", 9),
+        ("battles", 7),
+        ("ruled", 7),
+        ("not-impl", 8),
+        ("inconsistent", 12),
+    )
     print(f"{'ruleset':<16} " + " ".join(f"{name:>{width}}" for name, width in columns))
     for r in reports:
         print(
-            f"{r.name:<16} {r.phases:>6} {sum(r.rejects.values()):>7} {r.battles:>7} {r.share:>6.1f}%"
+            f"{r.name:<16} {r.phases:>6} {sum(r.rejects.values()):>7} {r.no_battle_phases:>9} {r.battles:>7}"
+            f" {r.share:>6.1f}%"
             f" {r.outcomes['not-implemented']:>8} {r.outcomes['inconsistent']:>12}"
         )
     for r in reports:

@@ -107,3 +107,29 @@ def test_a_refused_listed_option_counts_as_inconsistent(monkeypatch: pytest.Monk
 @pytest.mark.parametrize("name", ["base-basic", "base-advanced"])
 def test_the_base_game_is_ruled_end_to_end(reports: dict[str, Any], name: str) -> None:
     assert reports[name].share == 100.0
+
+
+@pytest.mark.parametrize("name", ["base-advanced", "all-expansions"])
+def test_the_fallback_opens_a_battle_the_engine_would_list(name: str) -> None:
+    """Where no battle choice opens, the driver opens the battle itself: its snapshot validates, the
+    aggressor's plan decision lists options, and the battle is one the engine's battle choice lists."""
+    ruleset = next(rs for rs in tool.RULESETS if rs.name == name)
+    checked = 0
+    for i in range(SAMPLE):
+        wire = tool.generate(ruleset, random.Random(f"{SEED}:{name}:fallback:{i}"))
+        answer = tool.adjudicate(load_snapshot(wire), tool.Action.from_dict({"type": "end-shipment-movement"}))
+        opened = answer.to_dict()
+        if opened["status"] != "resolved" or opened["next"]["decision"] is None:
+            continue
+        if opened["next"]["decision"]["type"] != "battle-choice":
+            continue
+        battle_phase = {**opened["outcome"]["snapshot"], "pending": None}
+        following = tool.open_fallback_battle(battle_phase, random.Random(i))
+        assert following is not None
+        snapshot = load_snapshot(following)
+        assert tool.list_options(snapshot).options, following["pending"]
+        battle = following["battle"]
+        listed = [(o["player"], o["territory"], o["opponent"], o["sectors"]) for o in opened["next"]["options"]]
+        assert (battle["aggressor"], battle["territory"], battle["defender"], battle.get("sectors")) in listed
+        checked += 1
+    assert checked >= SAMPLE // 2
