@@ -24,7 +24,10 @@ A battle plan's dial and support are raised at random within the decision's `dia
 `spice_max`; a raise the plan rules refuse (a lower support leaves fewer forces at full strength) is
 counted by its codes under `raised_plans_refused` and the option is locked as listed.
 
-    python bench/coverage.py [--n N] [--seed S] [--ruleset NAME ...] [--json PATH]
+    python bench/coverage.py [--n N] [--seed S] [--ruleset NAME ...] [--json PATH] [--readings random]
+
+`--readings random` starts every phase with one implemented choice of every register question drawn
+at random, so the choices that are not defaults are driven too.
 
 `COVERAGE_N` and `COVERAGE_SEED` give the defaults of `--n` and `--seed`. The same seed gives the
 same figures.
@@ -534,11 +537,13 @@ def raised(option: dict[str, Any], decision: dict[str, Any], advanced: bool, rng
 
 
 class Driver:
-    def __init__(self, start: dict[str, Any], rng: random.Random, label: str) -> None:
+    def __init__(
+        self, start: dict[str, Any], rng: random.Random, label: str, readings: dict[str, str] | None = None
+    ) -> None:
         self.start = start
         self.rng = rng
         self.label = label
-        self.interpretations: dict[str, str] = {}
+        self.interpretations: dict[str, str] = dict(readings or {})
         self.result = PhaseResult()
         self.rules = rulebook()
 
@@ -770,14 +775,26 @@ def generated(rs: Ruleset, n: int, seed: int, report: RulesetReport) -> Iterator
         index += 1
 
 
-def run_ruleset(rs: Ruleset, n: int, seed: int) -> RulesetReport:
+def random_readings(rng: random.Random) -> dict[str, str]:
+    """One implemented choice of every register question, drawn at random (defaults included)."""
+    rules = rulebook()
+    readings = {}
+    for question in sorted(rules.registers.questions):
+        choices = rules.implemented_choices(question)
+        if choices:
+            readings[question] = rng.choice(choices)
+    return readings
+
+
+def run_ruleset(rs: Ruleset, n: int, seed: int, readings: str = "defaults") -> RulesetReport:
     report = RulesetReport(rs.name)
     for attempt, wire in generated(rs, n, seed, report):
         report.phases += 1
         if not contested(wire):
             report.no_battle_phases += 1
         rng = random.Random(f"{seed}:{rs.name}:{attempt}:drive")
-        result = Driver(wire, rng, f"{rs.name}#{attempt}").run()
+        chosen = random_readings(random.Random(f"{seed}:{rs.name}:{attempt}:readings")) if readings == "random" else {}
+        result = Driver(wire, rng, f"{rs.name}#{attempt}", chosen).run()
         report.outcomes[result.status] += 1
         report.battles += result.battles
         report.fallback_battles += result.fallback_battles
@@ -840,16 +857,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=int(os.environ.get("COVERAGE_SEED") or 1))
     parser.add_argument("--ruleset", action="append", choices=[r.name for r in RULESETS])
     parser.add_argument("--json", type=Path, help="write the report as JSON to this path")
+    parser.add_argument(
+        "--readings",
+        choices=("defaults", "random"),
+        default="defaults",
+        help="open questions: their defaults (and the first alternative where none), or one implemented"
+        " choice of every question drawn at random per phase",
+    )
     args = parser.parse_args(argv)
     chosen = [r for r in RULESETS if not args.ruleset or r.name in args.ruleset]
     started = time.perf_counter()
-    reports = [run_ruleset(rs, args.n, args.seed) for rs in chosen]
+    reports = [run_ruleset(rs, args.n, args.seed, args.readings) for rs in chosen]
     seconds = time.perf_counter() - started
     print_report(reports, args.seed, args.n, seconds)
     for path in write_reproducers(reports):
         print(f"reproducer: {path.relative_to(ROOT)}")
     if args.json is not None:
-        body = {"seed": args.seed, "n": args.n, "rulesets": [r.to_dict() for r in reports]}
+        body = {"seed": args.seed, "n": args.n, "readings": args.readings, "rulesets": [r.to_dict() for r in reports]}
         args.json.write_text(json.dumps(body, indent=1) + "\n")
     return 0
 

@@ -133,3 +133,11 @@ def test_the_fallback_opens_a_battle_the_engine_would_list(name: str) -> None:
         assert (battle["aggressor"], battle["territory"], battle["defender"], battle.get("sectors")) in listed
         checked += 1
     assert checked >= SAMPLE // 2
+
+
+def test_random_readings_pick_implemented_choices() -> None:
+    from adjudicator import rulebook
+
+    readings = tool.random_readings(random.Random(SEED))
+    assert readings
+    assert all(rulebook().is_implemented(question, choice) for question, choice in readings.items())
