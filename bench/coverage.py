@@ -111,15 +111,9 @@ def deck(expansions: Sequence[str], variants: Sequence[str], factions: Sequence[
     return cards
 
 
-def board_places(advanced: bool) -> list[tuple[str, tuple[int, ...]]]:
-    """The territories forces may stand in, with their sectors (none for the Polar Sink)."""
-    del advanced
-    places = []
-    for territory in catalog().territories.values():
-        if territory.expansion != "base" or territory.variant is not None:
-            continue
-        places.append((territory.id, territory.sectors))
-    return places
+def board_places() -> list[tuple[str, tuple[int, ...]]]:
+    """The base board's territories, with their sectors (none for the Polar Sink)."""
+    return [(t.id, t.sectors) for t in catalog().territories.values() if t.expansion == "base" and t.variant is None]
 
 
 def _free_sectors(sectors: tuple[int, ...], storm: int) -> list[int]:
@@ -140,7 +134,7 @@ def generate(rs: Ruleset, rng: random.Random) -> dict[str, Any]:
     factions = sorted(chosen)
     storm_order = rng.sample(factions, len(factions))
     storm = rng.randrange(18)
-    places = board_places(advanced)
+    places = board_places()
     strongholds = [
         t.id for t in cat.territories.values() if t.type is TerritoryType.STRONGHOLD and t.expansion == "base"
     ]
@@ -211,6 +205,18 @@ def generate(rs: Ruleset, rng: random.Random) -> dict[str, Any]:
         for _ in range(rng.randint(0, 2)):
             territory, sector, _ = spot()
             place(f, territory, sector, 5)
+    specials = [("ixians", "hidden-mobile-stronghold")]  # the Ixians' HMS; Jacurutu, a homeworld with the modules
+    if "discovery-tokens" in rs.variants:
+        specials.append((rng.choice(factions), "jacurutu-sietch"))
+    if "homeworlds" in rs.variants and rng.random() < 0.3:  # an invaded homeworld, its natives defending it
+        native = rng.choice(factions)
+        specials.append((native, cat.factions[native].homeworld))
+    for owner, territory in specials:
+        if owner in factions and rng.random() < 0.5:
+            place(owner, territory, None, 6)
+            others = [f for f in factions if f != owner and allies.get(f) != owner]
+            if others and rng.random() < 0.4:  # someone moved in: a battle there
+                place(rng.choice(others), territory, None, 6)
 
     advisors: list[dict[str, Any]] = []
     if advanced and bg in factions:
@@ -426,11 +432,11 @@ def contested(wire: dict[str, Any]) -> list[tuple[str, str, str, list[int] | Non
     for stack in wire["forces"]:
         by_territory.setdefault(stack["territory"], []).append(stack)
     for territory_id, stacks in sorted(by_territory.items()):
-        territory = cat.territories[territory_id]
-        if territory.type is TerritoryType.POLAR_SINK:
+        territory = cat.territories.get(territory_id)  # None: a homeworld, a place without sectors
+        if territory is not None and territory.type is TerritoryType.POLAR_SINK:
             continue
         groups: list[frozenset[int] | None] = [None]
-        if territory.sectors and storm in territory.sectors:
+        if territory is not None and storm in territory.sectors:
             groups = list(sector_groups(territory.sectors, storm))  # named: the side of the storm fought on
         for group in groups:
             present = sorted(
