@@ -27,6 +27,7 @@ from adjudicator.rules.state import NextSnapshot, finish
 
 CHOICE = DecisionType.BATTLE_CHOICE.value
 AFTER_LOSS_QUESTION = "battle-aggressor-after-loss"
+SEQUENCE_QUESTION = "battle-aggressor-territory-sequence"
 CHOOSE = ActionType.CHOOSE_BATTLE.value
 
 
@@ -175,7 +176,27 @@ def battle_choice_step(state: NextSnapshot) -> dict[str, Any] | None:
     decision = battle_choice(snapshot, state.readings)
     if decision is not None and state.ended_battle is not None:
         _after_the_aggressor_lost(snapshot, state.ended_battle, decision, state.readings)
+        _after_the_aggressor_won(state.ended_battle, decision, state.readings)
     return decision
+
+
+def _after_the_aggressor_won(
+    ended: Mapping[str, Any], decision: Mapping[str, Any], readings: Mapping[str, str]
+) -> None:
+    """Where the aggressor of the battle just over is still the aggressor and has battles left both in
+    that territory and elsewhere, question battle-aggressor-territory-sequence is reached."""
+    aggressor = ended.get("aggressor")
+    if decision["player"] != aggressor:
+        return
+    own = [b for b in decision["battles"] if aggressor in b["factions"]]
+    here = [b for b in own if b["territory"] == ended.get("territory")]
+    if here and len(here) < len(own):
+        free_battle_order(choice_of(readings, SEQUENCE_QUESTION))
+
+
+@rule("battle.order.territory-sequence")
+def free_battle_order(choice: str) -> bool:
+    return choice == "any-order"
 
 
 def _after_the_aggressor_lost(
@@ -261,5 +282,5 @@ DECLARED = RuleModule(
     handlers={ActionType.CHOOSE_BATTLE: choose_battle},
     decisions={CHOICE: DecisionKind(battle_choice_options)},
     steps={CHOICE: battle_choice_step},
-    implements={AFTER_LOSS_QUESTION: ("deferred-to-own-turn",)},
+    implements={AFTER_LOSS_QUESTION: ("deferred-to-own-turn",), SEQUENCE_QUESTION: ("any-order",)},
 )
