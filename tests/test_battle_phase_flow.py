@@ -244,6 +244,8 @@ def test_a_whole_battle_phase_from_the_listed_options(board: str, seed: int) -> 
     assert before, "the board holds battles"
     fought, last = play_battle_phase(raw, seed)
     assert _contested(last) == []
+    # factions may stay together only where the storm separates them
+    assert all(last["storm_sector"] in catalog().territories[t].sectors for t, _, _ in _battle_left(last))
     territories = {territory for territory, _, _ in before}
     assert len(territories) <= fought <= most
 
