@@ -260,8 +260,16 @@ class BattleChecks(Checker):
                 self.add("decision-out-of-step", "no Prescience question awaits its answer", "pending", "type")
                 return
             expected = battle.prescience.target
-        elif decision.fields.get("owner") is not None and decision.player == decision.fields.get("owner"):
-            self.add("wrong-decider", "a Karama window never asks the power's user", "pending", "player")
+            element = decision.fields.get("element")
+            if element is not None and element != battle.prescience.element:
+                self.add("decision-mismatch", f"Prescience asked the {battle.prescience.element}", "pending", "element")
+        else:
+            power = decision.fields.get("power")
+            used = {"voice": battle.voice, "prescience": battle.prescience}
+            if power in used and used[power] is None:
+                self.add("decision-out-of-step", f"no {power} is used in this battle", "pending", "power")
+            if decision.fields.get("owner") is not None and decision.player == decision.fields.get("owner"):
+                self.add("wrong-decider", "a Karama window never asks the power's user", "pending", "player")
         if expected is not None and decision.player != expected:
             self.add("wrong-decider", f"this decision is {expected}'s", "pending", "player")
 

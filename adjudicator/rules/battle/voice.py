@@ -109,5 +109,5 @@ DECLARED = RuleModule(
     handlers={ActionType.USE_VOICE: use_voice, ActionType.DECLINE_VOICE: decline_voice},
     decisions={DecisionType.VOICE.value: DecisionKind(voice_options)},
     steps={DecisionType.VOICE.value: voice_step},
-    implements={"voice-only-hero-forbidden": ("cannot-comply",)},
+    implements={"voice-only-hero-forbidden": ("cannot-comply",), "voice-prescience-order": ("voice-first",)},
 )
