@@ -24,6 +24,7 @@ from adjudicator.core.vocabulary import ActionType, DecisionType, FactionId
 from adjudicator.rules.battle.commands import answer_in_force
 from adjudicator.rules.battle.plans import (
     _eligible_leaders,
+    dialed_support_limit,
     forces_in,
     least_support,
     plan_problems,
@@ -41,10 +42,17 @@ def _opponent(battle: Battle, faction: str) -> str:
 
 
 def limits(snapshot: Snapshot, battle: Battle, faction: str) -> tuple[int | float, int]:
-    """The highest dial (with the most support it can pay) and the most support spice."""
+    """The highest dial (with the most support it can pay) and the most support spice; under a
+    disclosed dial, that dial."""
     forces = forces_in(snapshot, faction, battle.territory)
     supportable = supportable_forces(snapshot, faction, battle.territory)
     support = min(snapshot.factions[faction].spice, supportable) if snapshot.ruleset.advanced else 0
+    answer = answer_in_force(battle, faction) if battle.prescience is not None else None
+    if answer is not None and "dial" in answer:
+        # a disclosed dial is the only one, with the most support that dial holds
+        halves = round(float(answer["dial"]) * 2)
+        held = dialed_support_limit(snapshot, faction, _opponent(battle, faction), forces, halves)
+        return halves_to_number(halves), min(support, held)
     most = strength_halves(snapshot, faction, _opponent(battle, faction), forces.regular, forces.elite, support)
     return halves_to_number(most), support
 
