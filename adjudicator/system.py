@@ -30,14 +30,18 @@ from adjudicator.rules import (
 )
 from adjudicator.rules.battle import (
     cleanup,
+    commands,
+    karama_window,
     order,
     outcome,
     plan_decision,
     plans,
     preconditions,
+    prescience,
     resolution,
     ruling,
     sectors,
+    voice,
 )
 from adjudicator.rules.moritani import extortion, retention, special
 
@@ -46,6 +50,10 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     plans,
     plan_decision,
     order,
+    commands,
+    voice,
+    prescience,
+    karama_window,
     preconditions,
     sectors,
     resolution,

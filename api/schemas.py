@@ -350,7 +350,7 @@ class ResolutionSchema(Schema):
 
 VOICE_COMMANDS = ["play", "not-play"]
 PRESCIENCE_ELEMENTS = ["leader", "weapon", "defense", "dial"]
-BATTLE_STEPS = ["voice", "prescience"]
+BATTLE_STEPS = ["voice", "prescience", "battle-karama"]
 
 
 class VoiceSchema(Schema):
@@ -421,7 +421,7 @@ class BattleSchema(Schema):
     resolution = fields.Nested(ResolutionSchema, allow_none=True)
     prelude = fields.List(
         Choice(BATTLE_STEPS),
-        validate=validate.Length(max=2),
+        validate=validate.Length(max=3),
         metadata={"description": "the steps still to come before the plans are made, in order"},
     )
     voice = fields.Nested(VoiceSchema, allow_none=True)
@@ -675,6 +675,8 @@ class ActionSchema(Schema):
     command = Choice(VOICE_COMMANDS, metadata={"description": "use-voice: play, or not play"})
     subject = id_field("use-voice: the kind of card commanded")
     element = Choice(PRESCIENCE_ELEMENTS, metadata={"description": "use-prescience: the element asked for"})
+    power = id_field("karama-cancel in the battle-karama window on the later powers: the power cancelled")
+    target = faction_field(metadata={"description": "karama-cancel in that window: whose power"})
     lend_duke_vidal = StrictBoolean(
         metadata={
             "description": "trigger-ecaz-ambassador, alliance: give Ecaz's Duke Vidal to the new ally for this turn"

@@ -49,7 +49,7 @@ def _refreshed_decision(state: NextSnapshot, context: Context) -> dict[str, Any]
         following = state.as_snapshot()
         if following.battle is not None:
             return plan_decision(following, following.battle, pending["player"])
-    if pending.get("type") == DecisionType.DUKE_VIDAL_KARAMA.value:
+    if pending.get("type") in (DecisionType.DUKE_VIDAL_KARAMA.value, DecisionType.BATTLE_KARAMA.value):
         return {**pending, "eligible": held_karamas(state, pending["player"])}
     return dict(pending)
 

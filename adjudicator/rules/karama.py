@@ -1,6 +1,7 @@
 """Karama answers: `karama-cancel` and `karama-pass` answer whichever Karama window is open.
 
-Two windows take them, Duke Vidal's acquisition and Moritani's retention; one handler sends each
+Three kinds of window take them, Duke Vidal's acquisition, Moritani's retention and a battle's
+windows before its plans (the Voice, Prescience and the later powers); one handler sends each
 answer to its window, so no two modules claim the same action, and an answer while neither is open
 names what is open instead.
 """
@@ -14,10 +15,15 @@ from adjudicator.core.rulings import found, ruled
 from adjudicator.core.snapshot import Snapshot
 from adjudicator.core.tracing import Trace
 from adjudicator.core.vocabulary import ActionType, DecisionType
+from adjudicator.rules.battle.karama_window import answer_window
 from adjudicator.rules.duke_vidal import answer_karama
 from adjudicator.rules.moritani.retention import karama_response
 
-WINDOWS = (DecisionType.DUKE_VIDAL_KARAMA.value, DecisionType.RETENTION_KARAMA.value)
+WINDOWS = (
+    DecisionType.DUKE_VIDAL_KARAMA.value,
+    DecisionType.RETENTION_KARAMA.value,
+    DecisionType.BATTLE_KARAMA.value,
+)
 
 
 def _window_open(snapshot: Snapshot, action: Action) -> Violation | None:
@@ -45,6 +51,8 @@ def karama_answer(snapshot: Snapshot, action: Action, context: Context) -> Adjud
         return answer_karama(snapshot, action, context)
     if pending is not None and pending.type == DecisionType.RETENTION_KARAMA.value:
         return karama_response(snapshot, action, context)
+    if pending is not None and pending.type == DecisionType.BATTLE_KARAMA.value:
+        return answer_window(snapshot, action, context)
     return _no_window(snapshot, action, context)
 
 

@@ -102,6 +102,9 @@ _PRIVATE_DECISION_KEYS = {
     # the options show Moritani's hidden supply
     "terror-placement": (),
     "rihani-exchange": ("drawn", "eligible"),
+    "battle-karama": ("eligible",),
+    # the decision itself is public; its options show the asked side's hand and leaders
+    "prescience-answer": (),
 }
 
 # decision type -> the keys that show how much spice the deciding faction holds (secrecy.spice)
@@ -186,6 +189,16 @@ def redact_decision(decision: dict[str, Any], viewer: str | None, where: str, re
     return {k: v for k, v in decision.items() if k not in hidden}
 
 
+@rule("secrecy.prescience-answer")
+def redact_prescience_answer(wire: dict[str, Any], viewer: str | None, redacted: list[str]) -> None:
+    battle = wire["battle"]
+    record = battle["prescience"]
+    facing = battle["defender"] if record["target"] == battle["aggressor"] else battle["aggressor"]
+    if viewer not in (record["player"], record["target"], facing):
+        record["answer"] = None
+        redacted.append("/snapshot/battle/prescience/answer")
+
+
 @rule("secrecy.rihani")
 def redact_rihani(wire: dict[str, Any], viewer: str | None, redacted: list[str]) -> None:
     record = wire["battle"]["resolution"]["rihani"]
@@ -232,6 +245,8 @@ def redact(snapshot: Snapshot, viewer: str | None) -> tuple[dict[str, Any], list
     if needs_plan_secrecy(snapshot, viewer):
         redact_unrevealed_plans(wire, viewer, redacted)
     battle = wire.get("battle") or {}
+    if (battle.get("prescience") or {}).get("answer") is not None:
+        redact_prescience_answer(wire, viewer, redacted)
     if (battle.get("resolution") or {}).get("rihani") is not None:
         redact_rihani(wire, viewer, redacted)
     if decision_is_private(wire.get("pending"), viewer):

@@ -25,10 +25,12 @@ from adjudicator.core.decisions import (
 from adjudicator.core.records import Resolution
 from adjudicator.core.snapshot import Battle
 from adjudicator.core.vocabulary import DecisionType, DukeStatus, FactionId, TerritoryType
+from adjudicator.rules.battle.commands import ELEMENT_FIELDS, voice_subjects
 from adjudicator.rules.battle.order import aggressor_of, battles_to_fight
 from adjudicator.rules.battle.plan_decision import limits as plan_limits
 from adjudicator.rules.battle.preconditions import STORM_QUESTION
 from adjudicator.rules.battle.sectors import combatant_sectors, contested_sides, sector_groups
+from adjudicator.rules.battle.voice import BENE_GESSERIT, facing
 from adjudicator.rules.cards import can_retain_battle_card, is_leader_substitute
 from adjudicator.rules.harkonnen import draw_captive
 from adjudicator.rules.ixians import IXIANS, swap_limit
@@ -66,6 +68,10 @@ class BattleChecks(Checker):
             DecisionType.FACE_DANCER_REVEAL.value: self.face_dancer_decision,
             DecisionType.SUBOID_SWAP.value: self.suboid_swap_decision,
             DecisionType.BATTLE_CHOICE.value: self.battle_choice_decision,
+            DecisionType.VOICE.value: self.prelude_decision,
+            DecisionType.PRESCIENCE.value: self.prelude_decision,
+            DecisionType.PRESCIENCE_ANSWER.value: self.prelude_decision,
+            DecisionType.BATTLE_KARAMA.value: self.prelude_decision,
         }
 
     def battle(self) -> None:
@@ -147,6 +153,38 @@ class BattleChecks(Checker):
                     self.add("not-a-combatant", f"{fid} is not fighting this battle", "battle", key, i)
             if len(set(values)) != len(values):
                 self.add("duplicate", "a faction is listed twice", "battle", key)
+        if battle.voice is not None or battle.prescience is not None:
+            self.prelude_records(battle)
+
+    def prelude_records(self, battle: Battle) -> None:
+        """A Voice is the Bene Gesserit's on the side facing them or their ally, naming a subject of the
+        ruleset; a Prescience is the Atreides' on the side facing them or their ally, its answer the
+        asked element's plan fields."""
+        voice, record = battle.voice, battle.prescience
+        if voice is not None:
+            target = facing(self.s, battle, BENE_GESSERIT)
+            if voice.player != BENE_GESSERIT or voice.target != target:
+                self.add(
+                    "power-record-mismatch", f"the Voice here is the Bene Gesserit's on {target}", "battle", "voice"
+                )
+            elif voice.subject not in voice_subjects(self.s):
+                self.add(
+                    "power-record-mismatch", f"no Voice subject {voice.subject!r} here", "battle", "voice", "subject"
+                )
+        if record is not None:
+            target = facing(self.s, battle, FactionId.ATREIDES.value)
+            if record.player != FactionId.ATREIDES or record.target != target:
+                self.add(
+                    "power-record-mismatch", f"Prescience here is the Atreides' on {target}", "battle", "prescience"
+                )
+            elif record.answer is not None and set(record.answer) != set(ELEMENT_FIELDS[record.element]):
+                self.add(
+                    "power-record-mismatch",
+                    f"a {record.element} answer names {list(ELEMENT_FIELDS[record.element])}",
+                    "battle",
+                    "prescience",
+                    "answer",
+                )
 
     def battle_sectors(self, battle: Battle, territory: Territory) -> None:
         """The sectors a battle covers: of its territory, outside the storm, one whole side of it, with
@@ -204,6 +242,40 @@ class BattleChecks(Checker):
                     "battle",
                     "sectors",
                 )
+
+    def prelude_decision(self) -> None:
+        """A decision before the plans is open in an unresolved battle with no plan locked, at the
+        faction it asks: the Bene Gesserit's Voice, the Atreides' Prescience, the asked side's answer,
+        and a Karama window never at the power's user."""
+        decision = self.s.pending
+        battle = self.s.battle
+        assert decision is not None
+        if battle is None or battle.resolution is not None or battle.plans:
+            self.add("decision-out-of-step", "it is open only before a battle's plans", "pending", "type")
+            return
+        kind = decision.type
+        expected: str | None = None
+        if kind == DecisionType.VOICE.value:
+            expected = FactionId.BENE_GESSERIT.value
+        elif kind == DecisionType.PRESCIENCE.value:
+            expected = FactionId.ATREIDES.value
+        elif kind == DecisionType.PRESCIENCE_ANSWER.value:
+            if battle.prescience is None or battle.prescience.answer is not None:
+                self.add("decision-out-of-step", "no Prescience question awaits its answer", "pending", "type")
+                return
+            expected = battle.prescience.target
+            element = decision.fields.get("element")
+            if element is not None and element != battle.prescience.element:
+                self.add("decision-mismatch", f"Prescience asked the {battle.prescience.element}", "pending", "element")
+        else:
+            power = decision.fields.get("power")
+            used = {"voice": battle.voice, "prescience": battle.prescience}
+            if power in used and used[power] is None:
+                self.add("decision-out-of-step", f"no {power} is used in this battle", "pending", "power")
+            if decision.fields.get("owner") is not None and decision.player == decision.fields.get("owner"):
+                self.add("wrong-decider", "a Karama window never asks the power's user", "pending", "player")
+        if expected is not None and decision.player != expected:
+            self.add("wrong-decider", f"this decision is {expected}'s", "pending", "player")
 
     def battle_choice_decision(self) -> None:
         """The next battle is chosen between battles, by the aggressor the board gives; the battles it

@@ -21,9 +21,12 @@ from adjudicator.core.rulings import found, illegal, resolved, ruled
 from adjudicator.core.snapshot import Battle, Decision, Plan, Snapshot, halves_to_number
 from adjudicator.core.tracing import Trace, rule
 from adjudicator.core.vocabulary import ActionType, DecisionType, FactionId
+from adjudicator.rules.battle.commands import answer_in_force
 from adjudicator.rules.battle.plans import (
     _eligible_leaders,
+    dialed_support_limit,
     forces_in,
+    least_support,
     plan_problems,
     strength_halves,
     supportable_forces,
@@ -39,10 +42,17 @@ def _opponent(battle: Battle, faction: str) -> str:
 
 
 def limits(snapshot: Snapshot, battle: Battle, faction: str) -> tuple[int | float, int]:
-    """The highest dial (with the most support it can pay) and the most support spice."""
+    """The highest dial (with the most support it can pay) and the most support spice; under a
+    disclosed dial, that dial."""
     forces = forces_in(snapshot, faction, battle.territory)
     supportable = supportable_forces(snapshot, faction, battle.territory)
     support = min(snapshot.factions[faction].spice, supportable) if snapshot.ruleset.advanced else 0
+    answer = answer_in_force(battle, faction) if battle.prescience is not None else None
+    if answer is not None and "dial" in answer:
+        # a disclosed dial is the only one, with the most support that dial holds
+        halves = round(float(answer["dial"]) * 2)
+        held = dialed_support_limit(snapshot, faction, _opponent(battle, faction), forces, halves)
+        return halves_to_number(halves), min(support, held)
     most = strength_halves(snapshot, faction, _opponent(battle, faction), forces.regular, forces.elite, support)
     return halves_to_number(most), support
 
@@ -59,11 +69,12 @@ def legal_plans(snapshot: Snapshot, battle: Battle, faction: str) -> list[dict[s
     defenses = [None, *(c for c in hand if "defense" in catalog().cards[card_kind(c)].roles)]
     token = snapshot.factions[faction].kwisatz_haderach
     kh_choices = [False, True] if faction == FactionId.ATREIDES and token is not None else [False]
+    dial_halves, spice = bound_dial(snapshot, battle, faction)
     options = []
     for (leader, hero), weapon, defense, kh in itertools.product(leaders, weapons, defenses, kh_choices):
         if weapon is not None and weapon == defense:
             continue
-        plan = Plan(leader, hero, 0, weapon, defense, 0, kh)
+        plan = Plan(leader, hero, dial_halves, weapon, defense, spice, kh)
         if plan_problems(snapshot, battle, faction, plan):
             continue
         options.append(
@@ -74,12 +85,22 @@ def legal_plans(snapshot: Snapshot, battle: Battle, faction: str) -> list[dict[s
                 "cheap_hero": hero,
                 "weapon": weapon,
                 "defense": defense,
-                "dial": 0,
-                "spice": 0,
+                "dial": halves_to_number(dial_halves),
+                "spice": spice,
                 "kwisatz_haderach": kh,
             }
         )
     return options
+
+
+def bound_dial(snapshot: Snapshot, battle: Battle, faction: str) -> tuple[int, int]:
+    """The dial (in halves) and least support the options carry: 0 and 0, or the dial a Prescience
+    answer binds."""
+    answer = answer_in_force(battle, faction)
+    if answer is None or "dial" not in answer:
+        return 0, 0
+    halves = round(float(answer["dial"]) * 2)
+    return halves, least_support(snapshot, battle, faction, halves) or 0
 
 
 def plan_options(snapshot: Snapshot, decision: Decision) -> list[dict[str, Any]]:

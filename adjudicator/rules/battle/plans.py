@@ -6,6 +6,7 @@ of the offending plan field and the rule's id.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 
 from adjudicator.core.catalog import card_kind, catalog
@@ -14,6 +15,13 @@ from adjudicator.core.rulebook import RuleModule
 from adjudicator.core.snapshot import Battle, Plan, Snapshot, halves_to_number
 from adjudicator.core.tracing import rule
 from adjudicator.core.vocabulary import DUKE, DukeStatus, FactionId, LeaderStatus
+from adjudicator.rules.battle.commands import (
+    answer_in_force,
+    command_slot,
+    obeys,
+    same_answer,
+    voice_in_force,
+)
 from adjudicator.rules.battle.sectors import battle_sectors
 from adjudicator.rules.cards import UNSUPPORTED_IN_PLANS, is_leader_substitute
 from adjudicator.rules.skills import face_up_skill_violations, leaders_owed_to_the_plan, skill_card_face_up
@@ -452,8 +460,76 @@ def unsupported_cards(battle: Battle) -> list[Violation]:
     return found
 
 
-def plan_problems(snapshot: Snapshot, battle: Battle, faction: str, plan: Plan) -> list[Violation]:
-    """Every rule a single plan breaks (the same checks a locked plan goes through)."""
+def candidate_plans(snapshot: Snapshot, battle: Battle, faction: str) -> tuple[Plan, ...]:
+    """Every card and leader combination this side could lock at dial 0 under the rules other than the
+    Voice and Prescience (remembered per snapshot): what a command "could obey" ranges over."""
+    key = ("candidate-plans", faction, battle.territory)
+    found: tuple[Plan, ...] | None = snapshot.memo.get(key)
+    if found is None:
+        hand = [c for c in snapshot.factions[faction].hand if card_kind(c) not in UNSUPPORTED_IN_PLANS]
+        leaders: list[tuple[str | None, str | None]] = [
+            (leader, None) for leader in _eligible_leaders(snapshot, faction, battle.territory)
+        ]
+        leaders += [(None, card) for card in hand if is_leader_substitute(card)]
+        leaders.append((None, None))
+        weapons = [None, *(c for c in hand if "weapon" in catalog().cards[card_kind(c)].roles)]
+        defenses = [None, *(c for c in hand if "defense" in catalog().cards[card_kind(c)].roles)]
+        plans = []
+        for (leader, hero), weapon, defense in itertools.product(leaders, weapons, defenses):
+            if weapon is not None and weapon == defense:
+                continue
+            plan = Plan(leader, hero, 0, weapon, defense, 0, False)
+            if not plan_problems(snapshot, battle, faction, plan, bound=False):
+                plans.append(plan)
+        found = snapshot.memo[key] = tuple(plans)
+    return found
+
+
+@rule("battle.voice.obey")
+def voice_violations(snapshot: Snapshot, battle: Battle, faction: str, plan: Plan) -> list[Violation]:
+    command = voice_in_force(battle, faction)
+    if command is None or obeys(plan, *command):
+        return []
+    if not any(obeys(other, *command) for other in candidate_plans(snapshot, battle, faction)):
+        voice_cannot_comply()
+        return []
+    what, subject = command
+    return [
+        Violation(
+            "voice-disobeyed",
+            f"the Voice commands {faction} to {'play' if what == 'play' else 'not play'} {subject}, which it can obey",
+            _plan_path(faction, command_slot(plan, what, subject)),
+            "battle.voice.obey",
+        )
+    ]
+
+
+@rule("battle.voice.cannot-comply")
+def voice_cannot_comply() -> None:
+    pass
+
+
+@rule("battle.prescience.binds")
+def prescience_violations(battle: Battle, faction: str, plan: Plan) -> list[Violation]:
+    answer = answer_in_force(battle, faction)
+    if answer is None:
+        return []
+    return [
+        Violation(
+            "prescience-contradicted",
+            f"{faction} disclosed its {name} to Prescience and must play it",
+            _plan_path(faction, name),
+            "battle.prescience.binds",
+        )
+        for name in same_answer(plan, answer)
+    ]
+
+
+def plan_problems(
+    snapshot: Snapshot, battle: Battle, faction: str, plan: Plan, *, bound: bool = True
+) -> list[Violation]:
+    """Every rule a single plan breaks (the same checks a locked plan goes through); `bound=False`
+    leaves out what the Voice and Prescience bind."""
     found = leader_violations(snapshot, battle, faction, plan)
     if skill_card_face_up(snapshot, plan.leader):
         found += face_up_skill_violations(snapshot, faction, plan)
@@ -463,7 +539,23 @@ def plan_problems(snapshot: Snapshot, battle: Battle, faction: str, plan: Plan) 
         found += support_violations(snapshot, battle, faction, plan)
     if plan.kwisatz_haderach:
         found += kwisatz_haderach_violations(snapshot, battle, faction, plan)
+    if bound and battle.voice is not None:
+        found += voice_violations(snapshot, battle, faction, plan)
+    if bound and battle.prescience is not None:
+        found += prescience_violations(battle, faction, plan)
     return found
+
+
+def least_support(snapshot: Snapshot, battle: Battle, faction: str, dial_halves: int) -> int | None:
+    """The least support spice with which this dial is within the side's strength (None: no support
+    it can pay reaches it)."""
+    opponent = battle.defender if faction == battle.aggressor else battle.aggressor
+    forces = forces_in(snapshot, faction, battle.territory)
+    most = min(snapshot.factions[faction].spice, supportable_forces(snapshot, faction, battle.territory))
+    for spice in range(0, (most if snapshot.ruleset.advanced else 0) + 1):
+        if strength_halves(snapshot, faction, opponent, forces.regular, forces.elite, spice) >= dial_halves:
+            return spice
+    return None
 
 
 def plan_violations(snapshot: Snapshot, battle: Battle) -> list[Violation]:

@@ -28,8 +28,13 @@ from adjudicator.core.vocabulary import (
 AWAKENING_LOSSES = 7
 
 # The steps before a battle's plans, in the order they are taken, each only when it applies: the
-# Voice before Prescience (base rulebook Q&A, as the rules register's battle.prelude.order states).
-PRELUDE_ORDER: tuple[str, ...] = (DecisionType.VOICE.value, DecisionType.PRESCIENCE.value)
+# Voice before Prescience (base rulebook Q&A, as the rules register's battle.prelude.order states),
+# then one Karama window on the powers that act once the plans are made.
+PRELUDE_ORDER: tuple[str, ...] = (
+    DecisionType.VOICE.value,
+    DecisionType.PRESCIENCE.value,
+    DecisionType.BATTLE_KARAMA.value,
+)
 
 # The cleanup steps of a resolved battle, in the order they are taken, each only when it has a choice
 # (base rulebook pp.10-11 for the winner's casualties and cards; the expansion steps after them, as

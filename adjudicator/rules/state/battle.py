@@ -13,7 +13,10 @@ from adjudicator.core.records import (
     SemutaBatch,
 )
 from adjudicator.core.snapshot import (
+    KaramaUse,
     Plan,
+    PrescienceRecord,
+    VoiceCommand,
 )
 from adjudicator.core.vocabulary import (
     BattleResult,
@@ -182,3 +185,25 @@ class BattleCardsState(WorkingCopy):
     def duke_stays_in(self, territory: str) -> None:
         """A loaned Duke Vidal stays with his recipient for the turn, fighting again only in `territory`."""
         self.wire["duke_vidal"]["fought_in"] = territory
+
+    # the steps before the plans: the Voice, Prescience and the Karama cancellations
+    def set_voice(self, voice: VoiceCommand | None) -> None:
+        """The Voice in force in this battle (None: none stands)."""
+        battle = self.wire["battle"]
+        if voice is None:
+            battle.pop("voice", None)
+        else:
+            battle["voice"] = voice.to_dict()
+
+    def set_prescience(self, record: PrescienceRecord | None) -> None:
+        """The Prescience asked in this battle, with its answer once given (None: none stands)."""
+        battle = self.wire["battle"]
+        if record is None:
+            battle.pop("prescience", None)
+        else:
+            battle["prescience"] = record.to_dict()
+
+    def record_karama(self, use: KaramaUse) -> None:
+        """A faction power cancelled by a Karama card in this battle."""
+        battle = self.wire["battle"]
+        battle["karama"] = [*battle.get("karama", []), use.to_dict()]

@@ -1,0 +1,132 @@
+"""The Karama windows of a battle before its plans: on a Voice or Prescience just used, and one on
+the powers that act once the plans are made.
+
+A window asks every faction but the power's user, holder or not, one at a time in storm order, so
+whether it opens and whom it asks reveal nobody's hand. A `karama-cancel` spends the card, records
+the cancellation in `battle.karama` and closes the window; after the last `karama-pass` the power
+stands. Either way the battle goes on through `finish`: the Voice or Prescience step builder then
+reads the battle's records (a cancelled or spoken Voice needs no more; a standing Prescience awaits
+its answer), and the window on the later powers ends its own prelude step.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from adjudicator.core.action import Action, Context
+from adjudicator.core.decisions import BattleKaramaDecision, opened
+from adjudicator.core.results import Adjudication
+from adjudicator.core.rulebook import DecisionKind, RuleModule
+from adjudicator.core.rulings import answers, resolved, ruled
+from adjudicator.core.snapshot import Decision, KaramaUse, Snapshot
+from adjudicator.core.tracing import Trace, rule
+from adjudicator.core.vocabulary import ActionType, DecisionType
+from adjudicator.rules.battle.commands import PRESCIENCE, VOICE
+from adjudicator.rules.battle.powers import powers_in_battle
+from adjudicator.rules.moritani.retention import held_karamas
+from adjudicator.rules.state import NextSnapshot, finish
+
+WINDOW = DecisionType.BATTLE_KARAMA.value
+
+
+@rule("battle.karama.window")
+def window_responders(storm_order: tuple[str, ...], users: set[str]) -> list[str]:
+    return [f for f in storm_order if f not in users]
+
+
+def _asked(state: NextSnapshot, owner: str | None, power: str | None, responders: list[str]) -> dict[str, Any]:
+    record = BattleKaramaDecision(
+        owner=owner, power=power, responders=tuple(responders[1:]), eligible=tuple(held_karamas(state, responders[0]))
+    )
+    return opened(responders[0], record)
+
+
+def open_power_window(state: NextSnapshot, owner: str, power: str) -> dict[str, Any] | None:
+    """The window on `owner`'s `power` just used: its first decision, or None when nobody is to be
+    asked. The caller sets it pending; the window's close continues the battle through `finish`."""
+    responders = window_responders(state.storm_order, {owner})
+    return _asked(state, owner, power, responders) if responders else None
+
+
+@rule("battle.karama.later-powers")
+def later_powers_window(state: NextSnapshot) -> dict[str, Any] | None:
+    snapshot = state.as_snapshot()
+    battle = snapshot.battle
+    assert battle is not None
+    powers = powers_in_battle(snapshot, battle)
+    if not powers:
+        return None
+    owners = {owner for _, owner in powers}
+    responders = window_responders(state.storm_order, owners if len(owners) == 1 else set())
+    return _asked(state, None, None, responders) if responders else None
+
+
+def window_options(snapshot: Snapshot, decision: Decision) -> list[dict[str, Any]]:
+    window = decision.as_(BattleKaramaDecision)
+    player = decision.player
+    options: list[dict[str, Any]] = []
+    if window.power is not None:
+        options += [
+            {"type": ActionType.KARAMA_CANCEL.value, "player": player, "card": card} for card in window.eligible
+        ]
+    elif snapshot.battle is not None:
+        targets = [(p.value, owner) for p, owner in powers_in_battle(snapshot, snapshot.battle) if owner != player]
+        options += [
+            {"type": ActionType.KARAMA_CANCEL.value, "player": player, "card": card, "power": power, "target": target}
+            for card in window.eligible
+            for power, target in targets
+        ]
+    options.append({"type": ActionType.KARAMA_PASS.value, "player": player})
+    return options
+
+
+@rule("battle.karama.cancel")
+def cancel_power(state: NextSnapshot, player: str, card: str, power: str, target: str) -> None:
+    state.discard_from_hand(player, card)
+    state.event("card-discarded", "battle.karama.cancel", faction=player, card=card, karama=True)
+    state.record_karama(KaramaUse(player, power, target, card))
+    state.event("power-cancelled", "battle.karama.cancel", faction=target, power=power, by=player)
+    if power == VOICE:
+        state.set_voice(None)
+    elif power == PRESCIENCE:
+        state.set_prescience(None)
+
+
+@rule("battle.karama.pass")
+def power_stands(state: NextSnapshot, owner: str | None, power: str | None) -> None:
+    state.event("power-stands", "battle.karama.pass", faction=owner, power=power)
+
+
+@ruled(answers(WINDOW))
+def answer_window(snapshot: Snapshot, action: Action, context: Context, trace: Trace) -> Adjudication:
+    pending = snapshot.pending
+    assert pending is not None and action.player is not None
+    window = pending.as_(BattleKaramaDecision)
+    state = NextSnapshot(snapshot)
+    if action.type is ActionType.KARAMA_CANCEL:
+        power = window.power if window.power is not None else str(action.fields["power"])
+        target = window.owner if window.owner is not None else str(action.fields["target"])
+        cancel_power(state, action.player, str(action.fields["card"]), power, target)
+        if window.power is None:
+            state.prelude_done()
+        summary = {"karama": {"cancelled": power, "of": target, "by": action.player}}
+        return finish(snapshot, state, summary, trace, context)
+    responders = list(window.responders)
+    if responders:
+        window_responders(tuple([action.player, *responders]), set())  # the window's order asks the next
+        decision = _asked(state, window.owner, window.power, responders)
+        state.set_pending(decision)
+        following = state.as_snapshot()
+        outcome = state.outcome({"karama": {"passed": action.player, "power": window.power}})
+        return resolved(outcome, decision, context.rulebook.options(following), trace, context)
+    power_stands(state, window.owner, window.power)
+    if window.power is None:
+        state.prelude_done()
+    return finish(snapshot, state, {"karama": {"passed": action.player, "stands": window.power}}, trace, context)
+
+
+DECLARED = RuleModule(
+    decisions={WINDOW: DecisionKind(window_options)},
+    steps={WINDOW: later_powers_window},
+    implements={"battle-karama-redo": ("spent",)},
+)
