@@ -21,8 +21,9 @@ Each phase is classified:
   `bench/coverage-failures/`.
 
 A battle plan's dial and support are raised at random within the decision's `dial_max` and
-`spice_max`; a raise the plan rules refuse (a lower support leaves fewer forces at full strength) is
-counted by its codes under `raised_plans_refused` and the option is locked as listed.
+`spice_max`; a raise the plan rules refuse (a lower support leaves fewer forces at full strength, a
+Prescience answer fixed the dial) is counted by its codes under `raised_plans_refused` and the option
+is locked as listed.
 
     python bench/coverage.py [--n N] [--seed S] [--ruleset NAME ...] [--json PATH] [--readings random]
 
