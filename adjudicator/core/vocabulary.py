@@ -231,6 +231,20 @@ class BattleResult(StrEnum):
     EXPLOSION = "explosion"
 
 
+class BattlePower(StrEnum):
+    """The faction powers a Karama may cancel in a battle (`battle.karama` names them); which act in a
+    given battle is listed by `rules/battle/powers.py`, the rules that apply each read the record."""
+
+    VOICE = "voice"
+    PRESCIENCE = "prescience"
+    SARDAUKAR = "sardaukar"  # advanced: Sardaukar worth 2 (1 against the Fremen)
+    FEDAYKIN = "fedaykin"  # advanced: Fedaykin worth 2
+    BATTLE_HARDENED = "battle-hardened"  # advanced: Fremen forces count fully without spice
+    KWISATZ_HADERACH = "kwisatz-haderach"  # advanced: +2 beside a leader or Cheap Hero
+    ALLY_TRAITORS = "ally-traitors"  # the Harkonnen's Traitor cards called in their ally's battle
+    HARKONNEN_CAPTURE = "harkonnen-capture"  # advanced: the winning Harkonnen take a leader
+
+
 SNAPSHOT_FORMAT = "dune-snapshot/1"
 SECTOR_COUNT = 18
 
