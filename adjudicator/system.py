@@ -26,9 +26,11 @@ from adjudicator.rules import (
     skills,
     state,
     tleilaxu,
+    truthtrance,
     turn,
 )
 from adjudicator.rules.battle import (
+    atreides_karama,
     cleanup,
     order,
     outcome,
@@ -45,6 +47,7 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     cards,
     plans,
     plan_decision,
+    atreides_karama,
     order,
     preconditions,
     sectors,
@@ -67,6 +70,7 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     skills,
     ixians,
     revival,
+    truthtrance,
     turn,
 )
 

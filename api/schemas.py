@@ -394,6 +394,13 @@ class KaramaUseSchema(Schema):
     card = id_field("the card played as Karama", required=True)
 
 
+class PlanSeenSchema(Schema):
+    """The advanced Atreides' special Karama used in this battle: whose whole plan it sees."""
+
+    player = faction_field(required=True, metadata={"description": "the Atreides"})
+    target = faction_field(required=True, metadata={"description": "the side whose plan it sees (it plans first)"})
+
+
 class BattleSchema(Schema):
     """The battle being fought: where, who, the plans and what has been resolved so far."""
 
@@ -431,6 +438,7 @@ class BattleSchema(Schema):
         validate=validate.Length(max=12),
         metadata={"description": "faction powers a Karama cancelled in this battle"},
     )
+    plan_seen = fields.Nested(PlanSeenSchema, allow_none=True)
     revealed = StrictBoolean(
         metadata={
             "description": "whether the locked plans have been revealed (default true: traitor calls and a "
@@ -675,6 +683,13 @@ class ActionSchema(Schema):
     command = Choice(VOICE_COMMANDS, metadata={"description": "use-voice: play, or not play"})
     subject = id_field("use-voice: the kind of card commanded")
     element = Choice(PRESCIENCE_ELEMENTS, metadata={"description": "use-prescience: the element asked for"})
+    target = faction_field(
+        metadata={"description": "karama-see-plan: the side whose plan is seen; play-truthtrance: the faction asked"}
+    )
+    question = fields.String(
+        validate=validate.Length(min=1, max=300),
+        metadata={"description": "play-truthtrance: the yes/no question asked, as put to the table"},
+    )
     lend_duke_vidal = StrictBoolean(
         metadata={
             "description": "trigger-ecaz-ambassador, alliance: give Ecaz's Duke Vidal to the new ally for this turn"

@@ -159,6 +159,8 @@ class ActionType(StrEnum):
     USE_PRESCIENCE = "use-prescience"
     DECLINE_PRESCIENCE = "decline-prescience"
     ANSWER_PRESCIENCE = "answer-prescience"
+    KARAMA_SEE_PLAN = "karama-see-plan"
+    PLAY_TRUTHTRANCE = "play-truthtrance"
 
 
 class DecisionType(StrEnum):
