@@ -59,6 +59,7 @@ def _violations(snapshot: Snapshot, action: Action, context: Context) -> list[Vi
 @rule("cards.truthtrance.play")
 def play_truthtrance(state: NextSnapshot, player: str, card: str, target: str, question: str) -> None:
     state.discard_from_hand(player, card)
+    state.event("card-discarded", "cards.truthtrance.play", faction=player, card=card)
     state.event("truthtrance-played", "cards.truthtrance.play", faction=player, target=target, question=question)
 
 
@@ -80,8 +81,7 @@ def truthtrance(snapshot: Snapshot, action: Action, context: Context, trace: Tra
         plans_unchanged(context)
     summary: dict[str, Any] = {"truthtrance": {"player": action.player, "target": target, "question": question}}
     decision = None if snapshot.pending is None else snapshot.pending.to_dict()
-    next_snapshot = Snapshot.from_dict(state.wire)
-    return resolved(state.outcome(summary), decision, context.rulebook.options(next_snapshot), trace, context)
+    return resolved(state.outcome(summary), decision, context.rulebook.options(state.as_snapshot()), trace, context)
 
 
 DECLARED = RuleModule(

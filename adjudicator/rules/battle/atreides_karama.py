@@ -162,6 +162,7 @@ def plan_locked(state: NextSnapshot, battle: Battle, faction: str, plan: Plan) -
 @rule("atreides.special-karama.see-plan")
 def see_plan(state: NextSnapshot, battle: Battle, player: str, card: str, target: str) -> None:
     state.discard_from_hand(player, card)
+    state.event("card-discarded", "atreides.special-karama.see-plan", faction=player, card=card, karama=True)
     state.spend_special_karama(player)
     state.see_plan(player, target)
     state.event("special-karama-used", "atreides.special-karama.see-plan", faction=player, target=target, card=card)
@@ -190,7 +191,7 @@ def karama_see_plan(snapshot: Snapshot, action: Action, context: Context, trace:
         return finish(snapshot, state, summary, trace, context)  # the plans' order may have changed
     # a step before the plans is under way: it stays open as it is
     decision = None if pending is None else pending.to_dict()
-    options = context.rulebook.options(Snapshot.from_dict(state.wire))
+    options = context.rulebook.options(state.as_snapshot())
     return resolved(state.outcome(summary), decision, options, trace, context)
 
 
