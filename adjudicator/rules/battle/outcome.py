@@ -224,7 +224,12 @@ def apply_resolution(
     # forces
     if res.explosion:
         for faction in sorted({s.faction for s in snapshot.forces if s.territory == territory}):
-            state.forces_to_tanks(faction, territory, "battle.explosion.lasgun-shield")
+            counted = faction in (battle.aggressor, battle.defender) or not bystander_question_open(snapshot, faction)
+            if not counted:
+                counted = bystander_losses_count(context.choice(KH_BYSTANDER_QUESTION))
+            state.forces_to_tanks(
+                faction, territory, "battle.explosion.lasgun-shield", count_for_kwisatz_haderach=counted
+            )
         state.advisors_to_tanks(territory, "battle.explosion.lasgun-shield")
         state.spice_destroyed(territory, "battle.explosion.lasgun-shield")
         if state.ambassadors_in(territory):
@@ -399,6 +404,23 @@ def apply_resolution(
     return summary, state
 
 
+KH_BYSTANDER_QUESTION = "kwisatz-haderach-bystander-losses"
+
+
+def bystander_question_open(snapshot: Snapshot, faction: str) -> bool:
+    """The advanced Atreides, not fighting this battle, lose forces in its explosion while their
+    Kwisatz Haderach is still inactive: whether those count is the question."""
+    token = snapshot.factions[faction].kwisatz_haderach
+    return (
+        faction == FactionId.ATREIDES and snapshot.ruleset.advanced and token is not None and token.status == "inactive"
+    )
+
+
+@rule("atreides.kwisatz-haderach.bystander-losses")
+def bystander_losses_count(choice: str) -> bool:
+    return choice == "counted"
+
+
 def capture_cancelled(state: NextSnapshot, battle: Battle, res: Resolution) -> bool:
     """Whether the winning advanced Harkonnen's capture is cancelled by a Karama in this battle."""
     harkonnen = FactionId.HARKONNEN.value
@@ -461,5 +483,6 @@ DECLARED = RuleModule(
         TRAITOR_LEADER_QUESTION: ("returns-unused", "counts-as-used"),
         LOAN_TENURE_QUESTION: ("one-battle", "whole-turn"),
         UNUSED_CAPTURE_QUESTION: ("not-in-pool", "in-pool"),
+        KH_BYSTANDER_QUESTION: ("counted", "not-counted"),
     },
 )

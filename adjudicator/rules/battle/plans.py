@@ -338,6 +338,8 @@ def support_violations(snapshot: Snapshot, battle: Battle, faction: str, plan: P
         ]
     found = []
     if plan.spice > snapshot.factions[faction].spice:
+        if snapshot.factions[faction].ally is not None:
+            own_support_spice()
         found.append(
             Violation(
                 "support-exceeds-spice",
@@ -356,6 +358,11 @@ def support_violations(snapshot: Snapshot, battle: Battle, faction: str, plan: P
     else:
         found += support_within_dial(snapshot, battle, faction, plan)
     return found
+
+
+@rule("battle.alliance.own-support-spice")
+def own_support_spice() -> None:
+    pass
 
 
 def dialed_support_limit(snapshot: Snapshot, faction: str, opponent: str, forces: Forces, dial_halves: int) -> int:
@@ -536,4 +543,4 @@ def plan_violations(snapshot: Snapshot, battle: Battle) -> list[Violation]:
 
 
 # rule functions only: no handler, decision or step of its own
-DECLARED = RuleModule()
+DECLARED = RuleModule(implements={"ally-support-payment": ("own-spice-only",)})
