@@ -27,6 +27,7 @@ from adjudicator.core.snapshot import Battle
 from adjudicator.core.vocabulary import DecisionType, DukeStatus, FactionId, TerritoryType
 from adjudicator.rules.battle.order import aggressor_of, battles_to_fight
 from adjudicator.rules.battle.plan_decision import limits as plan_limits
+from adjudicator.rules.battle.preconditions import STORM_QUESTION
 from adjudicator.rules.battle.sectors import combatant_sectors, contested_sides, sector_groups
 from adjudicator.rules.cards import can_retain_battle_card, is_leader_substitute
 from adjudicator.rules.harkonnen import draw_captive
@@ -35,6 +36,9 @@ from adjudicator.rules.semuta import semuta_cards
 from adjudicator.rules.tleilaxu import face_dancer_opportunity, winner_forces, winner_leader
 from adjudicator.validation.base import Checker, pointer
 from adjudicator.validation.custody import DUKE, controls_leader, in_tanks
+
+# the readings of battle-under-storm a battle-choice may have been opened with, the default first
+STORM_READINGS = ("no-battle", "battle-blind")
 
 # decisions open before a battle's plans are made
 BEFORE_PLANS = frozenset(
@@ -209,7 +213,11 @@ class BattleChecks(Checker):
         if self.s.battle is not None:
             self.add("decision-out-of-step", "a battle is under way", "pending", "type")
             return
-        candidates = battles_to_fight(self.s, {})
+        listed = [dict(b) for b in decision.as_(BattleChoiceDecision).battles]
+        readings = [battles_to_fight(self.s, {STORM_QUESTION: choice}) for choice in STORM_READINGS]
+        # the battles listed under the reading of battle-under-storm the decision was opened with
+        matching = [c for c in readings if [b.to_dict() for b in c] == listed]
+        candidates = matching[0] if matching else readings[0]
         aggressor = aggressor_of(self.s, candidates)
         if aggressor is None:
             self.add("decision-out-of-step", "no battle is left to fight", "pending", "type")
@@ -221,8 +229,7 @@ class BattleChecks(Checker):
                 "pending",
                 "player",
             )
-        listed = decision.as_(BattleChoiceDecision).battles
-        if "battles" in decision.fields and [dict(b) for b in listed] != [c.to_dict() for c in candidates]:
+        if "battles" in decision.fields and not matching:
             self.add("decision-mismatch", "'battles' must list the battles the board holds", "pending", "battles")
 
     def battle_plan_decision(self) -> None:

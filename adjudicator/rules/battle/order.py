@@ -26,6 +26,8 @@ from adjudicator.rules.battle.sectors import sector_groups
 from adjudicator.rules.state import NextSnapshot, finish
 
 CHOICE = DecisionType.BATTLE_CHOICE.value
+AFTER_LOSS_QUESTION = "battle-aggressor-after-loss"
+SEQUENCE_QUESTION = "battle-aggressor-territory-sequence"
 CHOOSE = ActionType.CHOOSE_BATTLE.value
 
 
@@ -53,17 +55,17 @@ def _is_polar_sink(territory: str) -> bool:
 
 @rule("battle.order.polar-sink")
 def no_battle_in_polar_sink() -> None:
-    """Traced where forces of several factions share the Polar Sink."""
+    pass  # traced where forces of several factions share the Polar Sink
 
 
 @rule("battle.order.allies")
 def allies_never_battle() -> None:
-    """Traced where allies share a territory."""
+    pass  # traced where allies share a territory
 
 
 @rule("battle.order.advisors")
 def advisors_never_battle() -> None:
-    """Traced where Bene Gesserit advisors share a territory with other factions' forces."""
+    pass  # traced where Bene Gesserit advisors share a territory with other factions' forces
 
 
 def fighters_in(snapshot: Snapshot, territory: str) -> dict[str, set[int | None]]:
@@ -95,10 +97,11 @@ def _fronts(
     if place is None or storm not in place.sectors:
         return [None]
     one, other = (sectors[f] for f in pair)
-    if (storm in one or storm in other) and storm_sector_battle(choice_of(interpretations, STORM_QUESTION)):
-        return [None]  # they battle as usual: the battle covers the territory
     groups = sector_groups(place.sectors, storm)
     shared = [g for g in groups if g & one and g & other]
+    under = storm in one or storm in other
+    if under and storm_sector_battle(choice_of(interpretations, STORM_QUESTION)) and len(shared) < 2:
+        return [None]  # they battle as usual: the battle covers the territory
     if len(groups) < 2:
         return [tuple(sorted(shared[0]))] if shared else []
     return [tuple(sorted(g)) for g in sorted(shared, key=min)]
@@ -106,7 +109,7 @@ def _fronts(
 
 @rule("battle.order.battles")
 def battles_to_fight(snapshot: Snapshot, interpretations: Mapping[str, str]) -> list[Candidate]:
-    """Every battle the board still holds, each pair in storm order, territories by id."""
+    # every battle the board still holds, each pair in storm order, territories by id
     rank = _rank(snapshot)
     advised = {a.territory for a in snapshot.advisors if a.count}
     found_: list[Candidate] = []
@@ -132,7 +135,6 @@ def battles_to_fight(snapshot: Snapshot, interpretations: Mapping[str, str]) -> 
 
 @rule("battle.order.aggressor")
 def aggressor_of(snapshot: Snapshot, candidates: list[Candidate]) -> str | None:
-    """The first faction in storm order with a battle left."""
     rank = _rank(snapshot)
     involved = {f for c in candidates for f in c.factions}
     return min(involved, key=lambda f: (rank[f], f)) if involved else None
@@ -170,13 +172,70 @@ def battle_choice(snapshot: Snapshot, interpretations: Mapping[str, str]) -> dic
 
 def battle_choice_step(state: NextSnapshot) -> dict[str, Any] | None:
     """The step builder: the next battle to choose once a battle is over."""
-    return battle_choice(state.as_snapshot(), state.readings)
+    snapshot = state.as_snapshot()
+    decision = battle_choice(snapshot, state.readings)
+    if decision is not None and state.ended_battle is not None:
+        _after_the_aggressor_lost(snapshot, state.ended_battle, decision, state.readings)
+        _after_the_aggressor_won(state.ended_battle, decision, state.readings)
+    return decision
+
+
+def _after_the_aggressor_won(
+    ended: Mapping[str, Any], decision: Mapping[str, Any], readings: Mapping[str, str]
+) -> None:
+    """Where the aggressor of the battle just over is still the aggressor and has battles left both in
+    that territory and elsewhere, question battle-aggressor-territory-sequence is reached."""
+    aggressor = ended.get("aggressor")
+    if decision["player"] != aggressor:
+        return
+    own = [b for b in decision["battles"] if aggressor in b["factions"]]
+    here = [b for b in own if b["territory"] == ended.get("territory")]
+    if here and len(here) < len(own):
+        free_battle_order(choice_of(readings, SEQUENCE_QUESTION))
+
+
+@rule("battle.order.territory-sequence")
+def free_battle_order(choice: str) -> bool:
+    return choice == "any-order"
+
+
+def _after_the_aggressor_lost(
+    snapshot: Snapshot, ended: Mapping[str, Any], decision: Mapping[str, Any], readings: Mapping[str, str]
+) -> None:
+    """Where the battle just over left its aggressor without forces in a territory that still holds a
+    battle, and the next aggressor has no part in it, question battle-aggressor-after-loss is reached."""
+    territory, aggressor = ended.get("territory"), ended.get("aggressor")
+    if aggressor in fighters_in(snapshot, str(territory)):
+        return
+    left = [b for b in decision["battles"] if b["territory"] == territory]
+    if left and all(decision["player"] not in b["factions"] for b in left):
+        leftover_battle_waits(choice_of(readings, AFTER_LOSS_QUESTION))
+
+
+@rule("battle.order.after-aggressor-loss")
+def leftover_battle_waits(choice: str) -> bool:
+    return choice == "deferred-to-own-turn"
 
 
 def battle_choice_options(snapshot: Snapshot, decision: Decision) -> list[dict[str, Any]]:
+    """The choices of the battles the decision lists (listed under the request's readings when it was
+    opened), or, where it lists none, of those the board holds."""
     if decision.player is None:
         return []
-    return choice_options(snapshot, decision.player, battles_to_fight(snapshot, {}))
+    if "battles" in decision.fields:
+        listed = decision.as_(BattleChoiceDecision).battles
+        candidates = [
+            Candidate(str(b["territory"]), _sectors_of(b["sectors"]), (str(b["factions"][0]), str(b["factions"][1])))
+            for b in listed
+        ]
+    else:
+        candidates = battles_to_fight(snapshot, {})
+    aggressor_of(snapshot, candidates)  # the decider, as the snapshot's validation checked
+    return choice_options(snapshot, decision.player, candidates)
+
+
+def _sectors_of(raw: Any) -> tuple[int, ...] | None:
+    return None if raw is None else tuple(int(x) for x in raw)
 
 
 def _choice_awaited(snapshot: Snapshot, action: Action) -> Violation | None:
@@ -190,7 +249,9 @@ def _choice_awaited(snapshot: Snapshot, action: Action) -> Violation | None:
 
 def _a_listed_battle(snapshot: Snapshot, action: Action, context: Context) -> Violation | None:
     assert action.player is not None
-    listed = choice_options(snapshot, action.player, battles_to_fight(snapshot, context.interpretations))
+    candidates = battles_to_fight(snapshot, context.interpretations)
+    aggressor_of(snapshot, candidates)
+    listed = choice_options(snapshot, action.player, candidates)
     wanted = (action.fields.get("territory"), action.fields.get("sectors"), action.fields.get("opponent"))
     if any((o["territory"], o["sectors"], o["opponent"]) == wanted for o in listed):
         return None
@@ -221,4 +282,5 @@ DECLARED = RuleModule(
     handlers={ActionType.CHOOSE_BATTLE: choose_battle},
     decisions={CHOICE: DecisionKind(battle_choice_options)},
     steps={CHOICE: battle_choice_step},
+    implements={AFTER_LOSS_QUESTION: ("deferred-to-own-turn",), SEQUENCE_QUESTION: ("any-order",)},
 )

@@ -70,6 +70,7 @@ def open_next_step(state: NextSnapshot, rulebook: Rules) -> dict[str, Any] | Non
         return decision
     steps = battle["resolution"]["steps"] if battle is not None else ()
     if not steps:
+        state.ended_battle = battle
         wire["battle"] = None
         choice = rulebook.steps.get(DecisionType.BATTLE_CHOICE.value)
         decision = choice(state) if choice is not None else None

@@ -111,6 +111,8 @@ class WorkingCopy:
         self.readings: Mapping[str, str] = {}
         # battle cards discarded in this step, one batch per discarding faction (for Semuta Drug)
         self.batches: dict[str, list[str]] = {}
+        # the battle the step just ended, once it is cleared (for the builder of the next battle-choice)
+        self.ended_battle: Mapping[str, Any] | None = None
 
     def event(self, kind: str, rule_id: str, /, **data: Any) -> None:
         self.events.append({"type": kind, **data, "rule": rule_id})
