@@ -231,6 +231,15 @@ class BattleChecks(Checker):
         if aggressor is None:
             self.add("decision-out-of-step", "no battle is left to fight", "pending", "type")
             return
+        settled = decision.fields.get("territory")
+        if settled is not None:
+            # a reading that settles this territory first: its first faction in storm order decides
+            here = [c for c in candidates if c.territory == settled]
+            if not here:
+                self.add("decision-mismatch", f"no battle is left in {settled}", "pending", "territory")
+                return
+            rank = {f: i for i, f in enumerate(self.s.storm_order)}
+            aggressor = min((f for c in here for f in c.factions), key=lambda f: (rank.get(f, len(rank)), f))
         if decision.player != aggressor:
             self.add(
                 "wrong-decider",

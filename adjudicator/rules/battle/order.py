@@ -171,27 +171,39 @@ def battle_choice(snapshot: Snapshot, interpretations: Mapping[str, str]) -> dic
 
 
 def battle_choice_step(state: NextSnapshot) -> dict[str, Any] | None:
-    """The step builder: the next battle to choose once a battle is over."""
+    """The step builder: the next battle to choose once a battle is over. A reading that settles a
+    territory before the battle order moves on names it in the decision's `territory`: the decider is
+    then the first faction in storm order with a battle there, and only battles there are options."""
     snapshot = state.as_snapshot()
     decision = battle_choice(snapshot, state.readings)
-    if decision is not None and state.ended_battle is not None:
-        _after_the_aggressor_lost(snapshot, state.ended_battle, decision, state.readings)
-        _after_the_aggressor_won(state.ended_battle, decision, state.readings)
-    return decision
+    if decision is None or state.ended_battle is None:
+        return decision
+    ended = state.ended_battle
+    territory = str(ended.get("territory"))
+    settle = _after_the_aggressor_lost(snapshot, ended, decision, state.readings)
+    settle = settle or _after_the_aggressor_won(ended, decision, state.readings)
+    if not settle:
+        return decision
+    here = [b for b in decision["battles"] if b["territory"] == territory]
+    rank = _rank(snapshot)
+    decider = min((f for b in here for f in b["factions"]), key=lambda f: (rank[f], f))
+    return {**decision, "player": decider, "territory": territory}
 
 
 def _after_the_aggressor_won(
     ended: Mapping[str, Any], decision: Mapping[str, Any], readings: Mapping[str, str]
-) -> None:
+) -> bool:
     """Where the aggressor of the battle just over is still the aggressor and has battles left both in
-    that territory and elsewhere, question battle-aggressor-territory-sequence is reached."""
+    that territory and elsewhere, question battle-aggressor-territory-sequence is reached: True when
+    its reading keeps the aggressor in that territory."""
     aggressor = ended.get("aggressor")
     if decision["player"] != aggressor:
-        return
+        return False
     own = [b for b in decision["battles"] if aggressor in b["factions"]]
     here = [b for b in own if b["territory"] == ended.get("territory")]
     if here and len(here) < len(own):
-        free_battle_order(choice_of(readings, SEQUENCE_QUESTION))
+        return not free_battle_order(choice_of(readings, SEQUENCE_QUESTION))
+    return False
 
 
 @rule("battle.order.territory-sequence")
@@ -201,15 +213,17 @@ def free_battle_order(choice: str) -> bool:
 
 def _after_the_aggressor_lost(
     snapshot: Snapshot, ended: Mapping[str, Any], decision: Mapping[str, Any], readings: Mapping[str, str]
-) -> None:
+) -> bool:
     """Where the battle just over left its aggressor without forces in a territory that still holds a
-    battle, and the next aggressor has no part in it, question battle-aggressor-after-loss is reached."""
+    battle, and the next aggressor has no part in it, question battle-aggressor-after-loss is reached:
+    True when its reading has that battle fought at once."""
     territory, aggressor = ended.get("territory"), ended.get("aggressor")
     if aggressor in fighters_in(snapshot, str(territory)):
-        return
+        return False
     left = [b for b in decision["battles"] if b["territory"] == territory]
     if left and all(decision["player"] not in b["factions"] for b in left):
-        leftover_battle_waits(choice_of(readings, AFTER_LOSS_QUESTION))
+        return not leftover_battle_waits(choice_of(readings, AFTER_LOSS_QUESTION))
+    return False
 
 
 @rule("battle.order.after-aggressor-loss")
@@ -231,7 +245,13 @@ def battle_choice_options(snapshot: Snapshot, decision: Decision) -> list[dict[s
     else:
         candidates = battles_to_fight(snapshot, {})
     aggressor_of(snapshot, candidates)  # the decider, as the snapshot's validation checked
-    return choice_options(snapshot, decision.player, candidates)
+    return choice_options(snapshot, decision.player, _in_settled_territory(decision, candidates))
+
+
+def _in_settled_territory(decision: Decision, candidates: list[Candidate]) -> list[Candidate]:
+    """The battles a decision naming a `territory` to settle first leaves to choose from."""
+    territory = decision.fields.get("territory")
+    return candidates if territory is None else [c for c in candidates if c.territory == territory]
 
 
 def _sectors_of(raw: Any) -> tuple[int, ...] | None:
@@ -251,7 +271,8 @@ def _a_listed_battle(snapshot: Snapshot, action: Action, context: Context) -> Vi
     assert action.player is not None
     candidates = battles_to_fight(snapshot, context.interpretations)
     aggressor_of(snapshot, candidates)
-    listed = choice_options(snapshot, action.player, candidates)
+    assert snapshot.pending is not None
+    listed = choice_options(snapshot, action.player, _in_settled_territory(snapshot.pending, candidates))
     wanted = (action.fields.get("territory"), action.fields.get("sectors"), action.fields.get("opponent"))
     if any((o["territory"], o["sectors"], o["opponent"]) == wanted for o in listed):
         return None
@@ -282,5 +303,8 @@ DECLARED = RuleModule(
     handlers={ActionType.CHOOSE_BATTLE: choose_battle},
     decisions={CHOICE: DecisionKind(battle_choice_options)},
     steps={CHOICE: battle_choice_step},
-    implements={AFTER_LOSS_QUESTION: ("deferred-to-own-turn",), SEQUENCE_QUESTION: ("any-order",)},
+    implements={
+        AFTER_LOSS_QUESTION: ("deferred-to-own-turn", "next-in-storm-order-now"),
+        SEQUENCE_QUESTION: ("any-order", "finish-territory-first"),
+    },
 )
