@@ -15,6 +15,7 @@ from adjudicator.core.catalog import catalog
 from adjudicator.core.vocabulary import (
     SNAPSHOT_FORMAT,
     ActionType,
+    BattlePower,
     BattleResult,
     DecisionType,
     DukeStatus,
@@ -389,7 +390,11 @@ class KaramaUseSchema(Schema):
     """A faction power a Karama card cancelled in this battle."""
 
     player = faction_field(required=True, metadata={"description": "who played the Karama"})
-    power = id_field("the power cancelled (e.g. voice, prescience)", required=True)
+    power = Choice(
+        [p.value for p in BattlePower],
+        required=True,
+        metadata={"description": "the power cancelled (docs/contract.md, Faction powers in battle)"},
+    )
     target = faction_field(required=True, metadata={"description": "whose power"})
     card = id_field("the card played as Karama", required=True)
 
