@@ -26,9 +26,11 @@ from adjudicator.rules import (
     skills,
     state,
     tleilaxu,
+    truthtrance,
     turn,
 )
 from adjudicator.rules.battle import (
+    atreides_karama,
     cleanup,
     commands,
     karama_window,
@@ -49,6 +51,7 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     cards,
     plans,
     plan_decision,
+    atreides_karama,
     order,
     commands,
     voice,
@@ -75,6 +78,7 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     skills,
     ixians,
     revival,
+    truthtrance,
     turn,
 )
 

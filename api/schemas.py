@@ -15,6 +15,7 @@ from adjudicator.core.catalog import catalog
 from adjudicator.core.vocabulary import (
     SNAPSHOT_FORMAT,
     ActionType,
+    BattlePower,
     BattleResult,
     DecisionType,
     DukeStatus,
@@ -389,9 +390,20 @@ class KaramaUseSchema(Schema):
     """A faction power a Karama card cancelled in this battle."""
 
     player = faction_field(required=True, metadata={"description": "who played the Karama"})
-    power = id_field("the power cancelled (e.g. voice, prescience)", required=True)
+    power = Choice(
+        [p.value for p in BattlePower],
+        required=True,
+        metadata={"description": "the power cancelled (docs/contract.md, Faction powers in battle)"},
+    )
     target = faction_field(required=True, metadata={"description": "whose power"})
     card = id_field("the card played as Karama", required=True)
+
+
+class PlanSeenSchema(Schema):
+    """The advanced Atreides' special Karama used in this battle: whose whole plan it sees."""
+
+    player = faction_field(required=True, metadata={"description": "the Atreides"})
+    target = faction_field(required=True, metadata={"description": "the side whose plan it sees (it plans first)"})
 
 
 class BattleSchema(Schema):
@@ -431,6 +443,7 @@ class BattleSchema(Schema):
         validate=validate.Length(max=12),
         metadata={"description": "faction powers a Karama cancelled in this battle"},
     )
+    plan_seen = fields.Nested(PlanSeenSchema, allow_none=True)
     revealed = StrictBoolean(
         metadata={
             "description": "whether the locked plans have been revealed (default true: traitor calls and a "
@@ -676,7 +689,16 @@ class ActionSchema(Schema):
     subject = id_field("use-voice: the kind of card commanded")
     element = Choice(PRESCIENCE_ELEMENTS, metadata={"description": "use-prescience: the element asked for"})
     power = id_field("karama-cancel in the battle-karama window on the later powers: the power cancelled")
-    target = faction_field(metadata={"description": "karama-cancel in that window: whose power"})
+    target = faction_field(
+        metadata={
+            "description": "karama-cancel in the battle-karama window: whose power; karama-see-plan: the side whose"
+            " plan is seen; play-truthtrance: the faction asked"
+        }
+    )
+    question = fields.String(
+        validate=validate.Length(min=1, max=300),
+        metadata={"description": "play-truthtrance: the yes/no question asked, as put to the table"},
+    )
     lend_duke_vidal = StrictBoolean(
         metadata={
             "description": "trigger-ecaz-ambassador, alliance: give Ecaz's Duke Vidal to the new ally for this turn"

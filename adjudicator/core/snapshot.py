@@ -382,6 +382,22 @@ class PrescienceRecord:
 
 
 @dataclass(frozen=True, slots=True)
+class PlanSeen:
+    """The advanced Atreides' special Karama in this battle: `player` sees `target`'s whole plan,
+    which `target` therefore makes first."""
+
+    player: str
+    target: str
+
+    @classmethod
+    def from_dict(cls, raw: Mapping[str, Any]) -> PlanSeen:
+        return cls(raw["player"], raw["target"])
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"player": self.player, "target": self.target}
+
+
+@dataclass(frozen=True, slots=True)
 class KaramaUse:
     """A faction power cancelled by a Karama card in this battle: who played which card against
     which faction's `power`."""
@@ -414,6 +430,7 @@ class Battle:
     voice: VoiceCommand | None = None
     prescience: PrescienceRecord | None = None
     karama: tuple[KaramaUse, ...] = ()  # faction powers cancelled in this battle
+    plan_seen: PlanSeen | None = None  # the advanced Atreides' special Karama: whose plan it sees
 
     @classmethod
     def from_dict(cls, raw: Mapping[str, Any]) -> Battle:
@@ -431,6 +448,7 @@ class Battle:
             voice=None if raw.get("voice") is None else VoiceCommand.from_dict(raw["voice"]),
             prescience=None if raw.get("prescience") is None else PrescienceRecord.from_dict(raw["prescience"]),
             karama=tuple(KaramaUse.from_dict(k) for k in raw.get("karama") or ()),
+            plan_seen=None if raw.get("plan_seen") is None else PlanSeen.from_dict(raw["plan_seen"]),
         )
 
     def cancelled(self, power: str, target: str) -> bool:
@@ -451,6 +469,7 @@ class Battle:
             **({} if self.voice is None else {"voice": self.voice.to_dict()}),
             **({} if self.prescience is None else {"prescience": self.prescience.to_dict()}),
             **({"karama": [k.to_dict() for k in self.karama]} if self.karama else {}),
+            **({} if self.plan_seen is None else {"plan_seen": self.plan_seen.to_dict()}),
             **({} if self.resolution is None else {"resolution": self.resolution.to_wire()}),
         }
 

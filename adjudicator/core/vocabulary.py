@@ -159,6 +159,8 @@ class ActionType(StrEnum):
     USE_PRESCIENCE = "use-prescience"
     DECLINE_PRESCIENCE = "decline-prescience"
     ANSWER_PRESCIENCE = "answer-prescience"
+    KARAMA_SEE_PLAN = "karama-see-plan"
+    PLAY_TRUTHTRANCE = "play-truthtrance"
 
 
 class DecisionType(StrEnum):
@@ -229,6 +231,20 @@ class BattleResult(StrEnum):
     SINGLE_TRAITOR = "single-traitor"
     DOUBLE_TRAITOR = "double-traitor"
     EXPLOSION = "explosion"
+
+
+class BattlePower(StrEnum):
+    """The faction powers a Karama may cancel in a battle (`battle.karama` names them); which act in a
+    given battle is listed by `rules/battle/powers.py`, the rules that apply each read the record."""
+
+    VOICE = "voice"
+    PRESCIENCE = "prescience"
+    SARDAUKAR = "sardaukar"  # advanced: Sardaukar worth 2 (1 against the Fremen)
+    FEDAYKIN = "fedaykin"  # advanced: Fedaykin worth 2
+    BATTLE_HARDENED = "battle-hardened"  # advanced: Fremen forces count fully without spice
+    KWISATZ_HADERACH = "kwisatz-haderach"  # advanced: +2 beside a leader or Cheap Hero
+    ALLY_TRAITORS = "ally-traitors"  # the Harkonnen's Traitor cards called in their ally's battle
+    HARKONNEN_CAPTURE = "harkonnen-capture"  # advanced: the winning Harkonnen take a leader
 
 
 SNAPSHOT_FORMAT = "dune-snapshot/1"

@@ -217,7 +217,10 @@ def revive_leader(snapshot: Snapshot, action: Action, context: Context, trace: T
     )
     summary: dict[str, Any] = {"revival": {"faction": faction, "leader": leader, "paid": price, "ghola": card}}
     decision = None if snapshot.pending is None else snapshot.pending.to_dict()
-    return resolved(next_state.outcome(summary), decision, context.rulebook.options(snapshot), trace, context)
+    # the open decision stays open; its options are the next snapshot's (a leader revived by a Ghola
+    # during the Battle phase may fight in it)
+    options = context.rulebook.options(next_state.as_snapshot())
+    return resolved(next_state.outcome(summary), decision, options, trace, context)
 
 
 DECLARED = RuleModule(

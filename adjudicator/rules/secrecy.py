@@ -79,10 +79,16 @@ def redact_face_down_skills(wire: dict[str, Any], viewer: str | None, redacted: 
 @rule("secrecy.battle-plans")
 def redact_unrevealed_plans(wire: dict[str, Any], viewer: str | None, redacted: list[str]) -> None:
     battle = wire["battle"]
+    seen = battle.get("plan_seen")
     for fid in list(battle["plans"]):
-        if fid != viewer:
+        if fid != viewer and not (seen is not None and plan_seen_by(seen, fid, viewer)):
             battle["plans"][fid] = None
             redacted.append(f"/snapshot/battle/plans/{fid}")
+
+
+@rule("secrecy.plan-seen")
+def plan_seen_by(seen: dict[str, Any], fid: str, viewer: str | None) -> bool:
+    return viewer is not None and seen["player"] == viewer and seen["target"] == fid
 
 
 def needs_plan_secrecy(snapshot: Snapshot, viewer: str | None) -> bool:
@@ -126,8 +132,11 @@ def decision_is_private(decision: dict[str, Any] | None, viewer: str | None) -> 
 
 # actions whose legality shows what the acting faction holds in secret: which Terror token lies where;
 # whether a reviver holds the spice (or the Ghola card) its revival needs; whether CHOAM holds the
-# Karama card and the cards it names for its cash-in
-HIDDEN_LEGALITY = frozenset({"choam-cash-in", "reveal-extortion", "revive-leader"})
+# Karama card and the cards it names for its cash-in; whether the Atreides hold a Karama for their special
+# Karama, or a player a Truthtrance
+HIDDEN_LEGALITY = frozenset(
+    {"choam-cash-in", "reveal-extortion", "revive-leader", "karama-see-plan", "play-truthtrance"}
+)
 _SPICE_LEGALITY = frozenset({"revive-leader"})
 
 

@@ -124,6 +124,15 @@ class BattleChecks(Checker):
                 self.add("leader-in-two-places", f"{plan.leader} is also at {leader_places[plan.leader]}", *path)
             else:
                 leader_places[plan.leader] = self.root + pointer(*path)
+        seen = battle.plan_seen
+        if seen is not None and (seen.target not in combatants or seen.target == seen.player):
+            self.add(
+                "not-a-combatant",
+                f"the plan seen must be a combatant's other than {seen.player}'s",
+                "battle",
+                "plan_seen",
+                "target",
+            )
         resolution = battle.resolution
         if resolution is not None:
             for role in ("winner", "loser"):

@@ -13,7 +13,7 @@ from adjudicator.core.records import RihaniRecord, SandmasterRecord
 from adjudicator.core.rulebook import RuleModule
 from adjudicator.core.snapshot import Battle, DukeVidal, Plan, Snapshot, halves_to_number
 from adjudicator.core.tracing import rule
-from adjudicator.core.vocabulary import DUKE, BattleResult, DecisionType, DukeStatus, FactionId
+from adjudicator.core.vocabulary import DUKE, BattlePower, BattleResult, DecisionType, DukeStatus, FactionId
 from adjudicator.rules.battle.plans import forces_in, strength_halves
 from adjudicator.rules.battle.resolution import Resolution, Side, _leader_strength, _survives
 from adjudicator.rules.battle.sectors import battle_sectors, loser_loss_sectors
@@ -224,7 +224,12 @@ def apply_resolution(
     # forces
     if res.explosion:
         for faction in sorted({s.faction for s in snapshot.forces if s.territory == territory}):
-            state.forces_to_tanks(faction, territory, "battle.explosion.lasgun-shield")
+            counted = faction in (battle.aggressor, battle.defender) or not bystander_question_open(snapshot, faction)
+            if not counted:
+                counted = bystander_losses_count(context.choice(KH_BYSTANDER_QUESTION))
+            state.forces_to_tanks(
+                faction, territory, "battle.explosion.lasgun-shield", count_for_kwisatz_haderach=counted
+            )
         state.advisors_to_tanks(territory, "battle.explosion.lasgun-shield")
         state.spice_destroyed(territory, "battle.explosion.lasgun-shield")
         if state.ambassadors_in(territory):
@@ -320,8 +325,11 @@ def apply_resolution(
     ]
     # Duke Vidal, used by the loser against the advanced Harkonnen: his tenure ends before the capture
     # draw or after it (question duke-harkonnen-capture); in the draw, he stays held until it settles.
-    duke_drawable = duke_capture_open(snapshot, battle, res) and duke_in_capture_pool(
-        context.choice(DUKE_CAPTURE_QUESTION)
+    capture = not capture_cancelled(state, battle, res)
+    duke_drawable = (
+        capture
+        and duke_capture_open(snapshot, battle, res)
+        and duke_in_capture_pool(context.choice(DUKE_CAPTURE_QUESTION))
     )
     captive_duke_fought = DUKE in survivors and duke_held_by_harkonnen(state.duke)
     # the Duke's custody is still the request's here: a surviving Duke has not been moved yet
@@ -348,10 +356,13 @@ def apply_resolution(
         captives_return_when_leaderless(state, context.interpretations)
     if retention is not None:
         needed.add(DecisionType.MORITANI_RETENTION.value)
-    unused_drawable = unused_duke_capture_open(snapshot, battle, res) and unused_duke_in_pool(
-        context.choice(UNUSED_CAPTURE_QUESTION)
+    unused_drawable = (
+        capture
+        and unused_duke_capture_open(snapshot, battle, res)
+        and unused_duke_in_pool(context.choice(UNUSED_CAPTURE_QUESTION))
     )
-    captive = capture_step(snapshot, state, res.winner, res.loser, duke_drawable or unused_drawable)
+    drawable = duke_drawable or unused_drawable
+    captive = capture_step(snapshot, state, res.winner, res.loser, drawable) if capture else None
     if duke_drawable and captive != DUKE:
         state.leader_fought(DUKE, territory)
     if captive is not None:
@@ -391,6 +402,39 @@ def apply_resolution(
     if face_dancer_step(state):
         state.schedule_step(DecisionType.FACE_DANCER_REVEAL.value)
     return summary, state
+
+
+KH_BYSTANDER_QUESTION = "kwisatz-haderach-bystander-losses"
+
+
+def bystander_question_open(snapshot: Snapshot, faction: str) -> bool:
+    """The advanced Atreides, not fighting this battle, lose forces in its explosion while their
+    Kwisatz Haderach is still inactive: whether those count is the question."""
+    token = snapshot.factions[faction].kwisatz_haderach
+    return (
+        faction == FactionId.ATREIDES and snapshot.ruleset.advanced and token is not None and token.status == "inactive"
+    )
+
+
+@rule("atreides.kwisatz-haderach.bystander-losses")
+def bystander_losses_count(choice: str) -> bool:
+    return choice == "counted"
+
+
+def capture_cancelled(state: NextSnapshot, battle: Battle, res: Resolution) -> bool:
+    """Whether the winning advanced Harkonnen's capture is cancelled by a Karama in this battle."""
+    harkonnen = FactionId.HARKONNEN.value
+    if not battle.karama or not battle.cancelled(BattlePower.HARKONNEN_CAPTURE.value, harkonnen):
+        return False
+    if res.winner != harkonnen or res.loser is None or not state.advanced:
+        return False
+    return capture_karama(state, harkonnen)
+
+
+@rule("battle.karama.harkonnen-capture")
+def capture_karama(state: NextSnapshot, harkonnen: str) -> bool:
+    state.event("power-cancelled", "battle.karama.harkonnen-capture", faction=harkonnen, power="harkonnen-capture")
+    return True
 
 
 LOAN_TENURE_QUESTION = "duke-loan-tenure"
@@ -439,5 +483,6 @@ DECLARED = RuleModule(
         TRAITOR_LEADER_QUESTION: ("returns-unused", "counts-as-used"),
         LOAN_TENURE_QUESTION: ("one-battle", "whole-turn"),
         UNUSED_CAPTURE_QUESTION: ("not-in-pool", "in-pool"),
+        KH_BYSTANDER_QUESTION: ("counted", "not-counted"),
     },
 )

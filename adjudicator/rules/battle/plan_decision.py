@@ -21,6 +21,7 @@ from adjudicator.core.rulings import found, illegal, resolved, ruled
 from adjudicator.core.snapshot import Battle, Decision, Plan, Snapshot, halves_to_number
 from adjudicator.core.tracing import Trace, rule
 from adjudicator.core.vocabulary import ActionType, DecisionType, FactionId
+from adjudicator.rules.battle.atreides_karama import plan_locked, planning_order
 from adjudicator.rules.battle.commands import answer_in_force
 from adjudicator.rules.battle.plans import (
     _eligible_leaders,
@@ -122,7 +123,7 @@ def plan_step(state: NextSnapshot) -> dict[str, Any] | None:
     snapshot = state.as_snapshot()
     battle = snapshot.battle
     assert battle is not None
-    for side in (battle.aggressor, battle.defender):
+    for side in planning_order(battle):
         if side not in battle.plans:
             return plan_decision(snapshot, battle, side)
     return None
@@ -173,6 +174,7 @@ def lock_battle_plan(snapshot: Snapshot, action: Action, context: Context, trace
         return illegal(snapshot, problems, trace, context)
     state = NextSnapshot(snapshot)
     lock_plan(state, faction, plan)
+    plan_locked(state, battle, faction, plan)
     opponent = _opponent(battle, faction)
     if state.has_plan(opponent):
         state.reveal_plans()

@@ -14,7 +14,7 @@ from adjudicator.core.results import Violation
 from adjudicator.core.rulebook import RuleModule
 from adjudicator.core.snapshot import Battle, Plan, Snapshot, halves_to_number
 from adjudicator.core.tracing import rule
-from adjudicator.core.vocabulary import DUKE, DukeStatus, FactionId, LeaderStatus
+from adjudicator.core.vocabulary import DUKE, BattlePower, DukeStatus, FactionId, LeaderStatus
 from adjudicator.rules.battle.commands import (
     answer_in_force,
     command_slot,
@@ -73,16 +73,50 @@ def _plan_path(faction: str, field: str | None = None) -> str:
 # --- strength of forces -------------------------------------------------------------------------
 
 
+def power_cancelled(snapshot: Snapshot, power: BattlePower, owner: str) -> bool:
+    """Whether a Karama cancelled `owner`'s `power` in the battle under way (`battle.karama`)."""
+    battle = snapshot.battle
+    return battle is not None and bool(battle.karama) and battle.cancelled(power.value, owner)
+
+
+@rule("battle.karama.sardaukar")
+def sardaukar_cancelled() -> int:
+    return 2
+
+
+@rule("battle.karama.fedaykin")
+def fedaykin_cancelled() -> int:
+    return 2
+
+
+@rule("battle.karama.battle-hardened")
+def battle_hardened_cancelled() -> bool:
+    return True
+
+
 def elite_worth_halves(snapshot: Snapshot, faction: str, opponent: str) -> int:
     """Half-points one supported elite force is worth: Cyborgs always 2; Sardaukar and Fedaykin 2 in
-    the advanced game (Sardaukar 1 against the Fremen) and ordinary in the basic game."""
+    the advanced game (Sardaukar 1 against the Fremen) and ordinary in the basic game, or once a Karama
+    cancelled them in this battle."""
     if faction == FactionId.IXIANS:
         return ixian_force_worth()[1]
     if not snapshot.ruleset.advanced:
         return 2
+    if faction == FactionId.EMPEROR and power_cancelled(snapshot, BattlePower.SARDAUKAR, faction):
+        return sardaukar_cancelled()
+    if faction == FactionId.FREMEN and power_cancelled(snapshot, BattlePower.FEDAYKIN, faction):
+        return fedaykin_cancelled()
     if faction == FactionId.EMPEROR and opponent == FactionId.FREMEN:
         return 2  # Sardaukar count as one force against the Fremen
     return 4
+
+
+def battle_hardened(snapshot: Snapshot, faction: str) -> bool:
+    """Whether this side's forces count fully without support: the advanced Fremen, unless a Karama
+    cancelled that in this battle."""
+    if faction != FactionId.FREMEN:
+        return False
+    return not (power_cancelled(snapshot, BattlePower.BATTLE_HARDENED, faction) and battle_hardened_cancelled())
 
 
 @rule("battle.strength.ixian-forces")
@@ -99,7 +133,7 @@ def strength_halves(snapshot: Snapshot, faction: str, opponent: str, regular: in
     """
     elite_full = elite_worth_halves(snapshot, faction, opponent)
     regular_full = ixian_force_worth()[0] if faction == FactionId.IXIANS else 2
-    if not snapshot.ruleset.advanced or faction == FactionId.FREMEN:
+    if not snapshot.ruleset.advanced or battle_hardened(snapshot, faction):
         return regular_full * regular + elite_full * elite
     supported_elite = min(elite, spice)
     if faction == FactionId.IXIANS:
@@ -312,6 +346,8 @@ def support_violations(snapshot: Snapshot, battle: Battle, faction: str, plan: P
         ]
     found = []
     if plan.spice > snapshot.factions[faction].spice:
+        if snapshot.factions[faction].ally is not None:
+            own_support_spice()
         found.append(
             Violation(
                 "support-exceeds-spice",
@@ -330,6 +366,11 @@ def support_violations(snapshot: Snapshot, battle: Battle, faction: str, plan: P
     else:
         found += support_within_dial(snapshot, battle, faction, plan)
     return found
+
+
+@rule("battle.alliance.own-support-spice")
+def own_support_spice() -> None:
+    pass
 
 
 def dialed_support_limit(snapshot: Snapshot, faction: str, opponent: str, forces: Forces, dial_halves: int) -> int:
@@ -381,6 +422,8 @@ def kwisatz_haderach_violations(snapshot: Snapshot, battle: Battle, faction: str
     token = snapshot.factions[faction].kwisatz_haderach
     if token is None or token.status != "active":
         return [Violation("kwisatz-haderach-unavailable", "the Kwisatz Haderach is not active", path, rule_id)]
+    if battle.cancelled(BattlePower.KWISATZ_HADERACH.value, faction):
+        return [kwisatz_haderach_cancelled(path)]
     found = []
     if token.used_in is not None and token.used_in != battle.territory:
         found.append(
@@ -395,6 +438,26 @@ def kwisatz_haderach_violations(snapshot: Snapshot, battle: Battle, faction: str
     return found
 
 
+@rule("battle.karama.kwisatz-haderach")
+def kwisatz_haderach_cancelled(path: str) -> Violation:
+    return Violation(
+        "kwisatz-haderach-cancelled",
+        "a Karama cancelled the Kwisatz Haderach in this battle",
+        path,
+        "battle.karama.kwisatz-haderach",
+    )
+
+
+@rule("battle.karama.ally-traitors")
+def ally_traitor_cancelled(path: str) -> Violation:
+    return Violation(
+        "ally-traitors-cancelled",
+        "a Karama cancelled the Harkonnen's Traitor cards in their ally's battle",
+        path,
+        "battle.karama.ally-traitors",
+    )
+
+
 @rule("battle.traitor.call")
 def traitor_call_violations(snapshot: Snapshot, battle: Battle) -> list[Violation]:
     rule_id = "battle.traitor.call"
@@ -406,11 +469,12 @@ def traitor_call_violations(snapshot: Snapshot, battle: Battle) -> list[Violatio
         if target is None:
             found.append(Violation("no-leader-to-betray", f"{opponent} played no leader", path, rule_id))
             continue
-        holders = [caller]
+        own = target in snapshot.factions[caller].traitors
         ally = snapshot.factions[caller].ally
-        if ally == FactionId.HARKONNEN:
-            holders.append(ally)
-        if not any(target in snapshot.factions[h].traitors for h in holders):
+        lent = ally == FactionId.HARKONNEN and target in snapshot.factions[ally].traitors
+        if not own and lent and battle.cancelled(BattlePower.ALLY_TRAITORS.value, FactionId.HARKONNEN.value):
+            found.append(ally_traitor_cancelled(path))
+        elif not own and not lent:
             found.append(Violation("no-traitor-card", f"{caller} holds no Traitor card of {target}", path, rule_id))
         elif battle.plans[opponent].kwisatz_haderach:
             found.append(traitor_blocked_by_kwisatz_haderach(path))
@@ -571,4 +635,4 @@ def plan_violations(snapshot: Snapshot, battle: Battle) -> list[Violation]:
 
 
 # rule functions only: no handler, decision or step of its own
-DECLARED = RuleModule()
+DECLARED = RuleModule(implements={"ally-support-payment": ("own-spice-only",)})

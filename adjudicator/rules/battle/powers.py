@@ -4,26 +4,17 @@ Each is named by a stable power id; `battle.karama` records the ones cancelled i
 (`Battle.cancelled(power, target)`), and the rules that apply a power read that record. Whether a
 power is in play in a battle is a public fact (factions, alliances, the ruleset, forces on the
 board, the Kwisatz Haderach's state), so listing them reveals nobody's cards. The Voice and
-Prescience are used before the plans and have their own windows.
+Prescience are used before the plans and have their own windows. The Ixians' Suboids are not here:
+their half strength is a limit, not an advantage a Karama stops.
 """
 
 from __future__ import annotations
 
-from enum import StrEnum
-
 from adjudicator.core.snapshot import Battle, Snapshot
-from adjudicator.core.vocabulary import FactionId
+from adjudicator.core.vocabulary import BattlePower, FactionId
 from adjudicator.rules.battle.plans import forces_in
 
-
-class BattlePower(StrEnum):
-    VOICE = "voice"
-    PRESCIENCE = "prescience"
-    SARDAUKAR = "sardaukar"  # advanced: Sardaukar worth 2 (1 against the Fremen)
-    FEDAYKIN = "fedaykin"  # advanced: Fedaykin worth 2
-    BATTLE_HARDENED = "battle-hardened"  # advanced: Fremen forces count fully without spice
-    KWISATZ_HADERACH = "kwisatz-haderach"  # advanced: +2 beside a leader or Cheap Hero
-    ALLY_TRAITORS = "ally-traitors"  # the Harkonnen's Traitor cards called in their ally's battle
+__all__ = ["BattlePower", "powers_in_battle"]
 
 
 def powers_in_battle(snapshot: Snapshot, battle: Battle) -> list[tuple[BattlePower, str]]:
@@ -46,4 +37,6 @@ def powers_in_battle(snapshot: Snapshot, battle: Battle) -> list[tuple[BattlePow
         ally = snapshot.factions[side].ally
         if ally == FactionId.HARKONNEN and ally not in (battle.aggressor, battle.defender):
             found.append((BattlePower.ALLY_TRAITORS, FactionId.HARKONNEN.value))
+        if advanced and side == FactionId.HARKONNEN:
+            found.append((BattlePower.HARKONNEN_CAPTURE, side))
     return [(power, owner) for power, owner in found if not battle.cancelled(power.value, owner)]

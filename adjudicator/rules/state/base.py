@@ -279,9 +279,10 @@ class WorkingCopy:
         regular: int | None = None,
         elite: int | None = None,
         sectors: frozenset[int] | None = None,
+        count_for_kwisatz_haderach: bool = True,
     ) -> tuple[int, int]:
         """Move forces of one faction in a territory (only in `sectors`, if given) to its Tanks (None:
-        all of them)."""
+        all of them); Atreides losses count toward the Kwisatz Haderach unless told otherwise."""
         lost_regular = lost_elite = 0
         want_regular = regular if regular is not None else 10**6
         want_elite = elite if elite is not None else 10**6
@@ -305,7 +306,8 @@ class WorkingCopy:
         tanks["regular"] += lost_regular
         tanks["elite"] += lost_elite
         token = self.wire["factions"][faction].get("kwisatz_haderach")
-        if token is not None and faction == FactionId.ATREIDES.value and self.wire["ruleset"]["advanced"]:
+        advanced = self.wire["ruleset"]["advanced"]
+        if token is not None and faction == FactionId.ATREIDES.value and advanced and count_for_kwisatz_haderach:
             self.count_toward_kwisatz_haderach(token, lost_regular + lost_elite)
         if lost_regular or lost_elite:
             self.event(

@@ -147,6 +147,15 @@ class BattleCardsState(WorkingCopy):
     def reveal_plans(self) -> None:
         self.wire["battle"]["revealed"] = True
 
+    def withdraw_plan(self, faction: str) -> None:
+        """A locked, unrevealed plan is taken back to be made again, its cards returning to the hand."""
+        plan = Plan.from_dict(self.wire["battle"]["plans"].pop(faction))
+        self.wire["factions"][faction]["hand"].extend(plan.cards)
+
+    def see_plan(self, player: str, target: str) -> None:
+        """The advanced Atreides' special Karama: `player` will see `target`'s whole plan."""
+        self.wire["battle"]["plan_seen"] = {"player": player, "target": target}
+
     def take_from_discard(self, faction: str, card: str) -> None:
         """A card leaves the discard pile for the hand (the caller records the event)."""
         self.wire["discard"].remove(card)
