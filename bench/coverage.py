@@ -478,9 +478,13 @@ def open_fallback_battle(wire: dict[str, Any], rng: random.Random) -> dict[str, 
 
 
 def traitor_calls(wire: dict[str, Any], rng: random.Random) -> None:
-    """Sometimes call traitor where a side may: it (or its Harkonnen ally) holds the Traitor card of
-    the opposing plan's leader, who is not with the Kwisatz Haderach."""
+    """Sometimes call traitor where a side may: it (or its Harkonnen ally, unless a Karama cancelled
+    that power in this battle) holds the Traitor card of the opposing plan's leader, who is not with
+    the Kwisatz Haderach."""
     battle = wire["battle"]
+    ally_cards_cancelled = any(
+        use.get("power") == "ally-traitors" and use.get("target") == "harkonnen" for use in battle.get("karama") or ()
+    )
     calls = []
     for caller, opponent in ((battle["aggressor"], battle["defender"]), (battle["defender"], battle["aggressor"])):
         plan = battle["plans"][opponent]
@@ -489,7 +493,7 @@ def traitor_calls(wire: dict[str, Any], rng: random.Random) -> None:
             continue
         holders = [caller]
         ally = wire["factions"][caller].get("ally")
-        if ally == "harkonnen":
+        if ally == "harkonnen" and not ally_cards_cancelled:
             holders.append(ally)
         if any(leader in wire["factions"][h]["traitors"] for h in holders) and rng.random() < 0.6:
             calls.append(caller)
