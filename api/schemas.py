@@ -366,9 +366,13 @@ class VoiceSchema(Schema):
         required=True,
     )
     readings = fields.Dict(
-        keys=fields.String(),
-        values=fields.String(),
-        metadata={"description": "the question readings the command was spoken under that change how it binds"},
+        keys=id_field("a question id"),
+        values=id_field("the choice recorded"),
+        validate=PropertyCount(0, 4),
+        metadata={
+            "description": "the question readings the command was spoken under that change how it binds",
+            "maxProperties": 4,
+        },
     )
 
 
@@ -394,9 +398,13 @@ class PrescienceSchema(Schema):
     element = Choice(PRESCIENCE_ELEMENTS, required=True, metadata={"description": "the element asked for"})
     answer = fields.Nested(PrescienceAnswerSchema, allow_none=True)
     readings = fields.Dict(
-        keys=fields.String(),
-        values=fields.String(),
-        metadata={"description": "the question readings it was asked under that change what it discloses"},
+        keys=id_field("a question id"),
+        values=id_field("the choice recorded"),
+        validate=PropertyCount(0, 4),
+        metadata={
+            "description": "the question readings it was asked under that change what it discloses",
+            "maxProperties": 4,
+        },
     )
     earlier = fields.Nested(
         PrescienceAnswerSchema, metadata={"description": "the no-leader answer that allowed this further question"}
