@@ -6,8 +6,9 @@ whether it opens and whom it asks reveal nobody's hand. A `karama-cancel` spends
 the cancellation in `battle.karama`; it closes a window on a Voice or Prescience, while the window on
 the later powers goes on for those still listed (the canceller asked again first, whatever it holds);
 after the last `karama-pass` the power stands. Either way the battle goes on through `finish`: the
-Voice or Prescience step builder then reads the battle's records (a cancelled or spoken Voice needs no more; a standing Prescience awaits
-its answer), and the window on the later powers ends its own prelude step.
+Voice or Prescience step builder then reads the battle's records (a cancelled or spoken Voice needs
+no more; a standing Prescience awaits its answer), and the window on the later powers ends its own
+prelude step.
 """
 
 from __future__ import annotations
