@@ -25,12 +25,12 @@ from adjudicator.core.decisions import (
 from adjudicator.core.records import Resolution
 from adjudicator.core.snapshot import Battle
 from adjudicator.core.vocabulary import DecisionType, DukeStatus, FactionId, TerritoryType
-from adjudicator.rules.battle.commands import ELEMENT_FIELDS, voice_subjects
+from adjudicator.rules.battle.commands import ELEMENT_FIELDS, facing, voice_subjects
 from adjudicator.rules.battle.order import aggressor_of, battles_to_fight
 from adjudicator.rules.battle.plan_decision import limits as plan_limits
 from adjudicator.rules.battle.preconditions import STORM_QUESTION
 from adjudicator.rules.battle.sectors import combatant_sectors, contested_sides, sector_groups
-from adjudicator.rules.battle.voice import BENE_GESSERIT, facing
+from adjudicator.rules.battle.voice import BENE_GESSERIT
 from adjudicator.rules.cards import can_retain_battle_card, is_leader_substitute
 from adjudicator.rules.harkonnen import draw_captive
 from adjudicator.rules.ixians import IXIANS, swap_limit
@@ -186,7 +186,7 @@ class BattleChecks(Checker):
                 self.add(
                     "power-record-mismatch", f"Prescience here is the Atreides' on {target}", "battle", "prescience"
                 )
-            elif record.answer is not None and set(record.answer) != set(ELEMENT_FIELDS[record.element]):
+            elif record.answer is not None and set(record.answer) - {"spice"} != set(ELEMENT_FIELDS[record.element]):
                 self.add(
                     "power-record-mismatch",
                     f"a {record.element} answer names {list(ELEMENT_FIELDS[record.element])}",

@@ -18,6 +18,7 @@ from adjudicator.core.vocabulary import DUKE, BattlePower, DukeStatus, FactionId
 from adjudicator.rules.battle.commands import (
     answer_in_force,
     command_slot,
+    hero_forbidden,
     obeys,
     same_answer,
     voice_in_force,
@@ -230,6 +231,8 @@ def leader_violations(snapshot: Snapshot, battle: Battle, faction: str, plan: Pl
         if any(skill_card_face_up(snapshot, leader) for leader in leaders):
             leaders = leaders_owed_to_the_plan(snapshot, leaders)
         heroes = [card for card in hand if is_leader_substitute(card)]
+        if heroes and not leaders and hero_forbidden(battle, faction):
+            heroes = []  # voice-only-hero-forbidden obey: the Voice overrides the mandatory hero
         if leaders or heroes:
             found.append(
                 Violation(
@@ -552,9 +555,18 @@ def candidate_plans(snapshot: Snapshot, battle: Battle, faction: str) -> tuple[P
 @rule("battle.voice.obey")
 def voice_violations(snapshot: Snapshot, battle: Battle, faction: str, plan: Plan) -> list[Violation]:
     command = voice_in_force(battle, faction)
-    if command is None or obeys(plan, *command):
+    assert battle.voice is not None
+    readings = battle.voice.readings
+    if command is None or obeys(plan, *command, readings):
         return []
-    if not any(obeys(other, *command) for other in candidate_plans(snapshot, battle, faction)):
+    answer = answer_in_force(battle, faction) if battle.prescience is not None else None
+    cards = {k: v for k, v in (answer or {}).items() if k not in ("dial", "spice")}
+    candidates = [
+        other
+        for other in candidate_plans(snapshot, battle, faction)
+        if not cards or not same_answer(other, cards)  # a plan keeping to a card the answer disclosed
+    ]
+    if not any(obeys(other, *command, readings) for other in candidates):
         voice_cannot_comply()
         return []
     what, subject = command
@@ -562,7 +574,7 @@ def voice_violations(snapshot: Snapshot, battle: Battle, faction: str, plan: Pla
         Violation(
             "voice-disobeyed",
             f"the Voice commands {faction} to {'play' if what == 'play' else 'not play'} {subject}, which it can obey",
-            _plan_path(faction, command_slot(plan, what, subject)),
+            _plan_path(faction, command_slot(plan, what, subject, readings)),
             "battle.voice.obey",
         )
     ]

@@ -229,6 +229,10 @@ class WorkingCopy:
         steps = battle.get("prelude") if battle is not None else None
         return str(steps[0]) if steps else None
 
+    def reorder_prelude(self, steps: list[str]) -> None:
+        """The steps still to come before the plans, in a new order (a reading of their order)."""
+        self.wire["battle"]["prelude"] = list(steps)
+
     def prelude_done(self) -> None:
         """The open step before the plans is over: the next one (or the plans) follows."""
         battle = self.wire["battle"]
