@@ -108,7 +108,7 @@ def answer_window(snapshot: Snapshot, action: Action, context: Context, trace: T
         target = window.owner if window.owner is not None else str(action.fields["target"])
         cancel_power(state, action.player, str(action.fields["card"]), power, target)
         if window.power is None:
-            state.prelude_done()
+            state.prelude_done(WINDOW)
         summary = {"karama": {"cancelled": power, "of": target, "by": action.player}}
         return finish(snapshot, state, summary, trace, context)
     responders = list(window.responders)
@@ -121,7 +121,7 @@ def answer_window(snapshot: Snapshot, action: Action, context: Context, trace: T
         return resolved(outcome, decision, context.rulebook.options(following), trace, context)
     power_stands(state, window.owner, window.power)
     if window.power is None:
-        state.prelude_done()
+        state.prelude_done(WINDOW)
     return finish(snapshot, state, {"karama": {"passed": action.player, "stands": window.power}}, trace, context)
 
 

@@ -94,7 +94,7 @@ def use_voice(snapshot: Snapshot, action: Action, context: Context, trace: Trace
 @rule("battle.voice.decline")
 def decline(state: NextSnapshot, player: str) -> None:
     state.event("voice-declined", "battle.voice.decline", faction=player)
-    state.prelude_done()
+    state.prelude_done(VOICE)
 
 
 @ruled(answers(DecisionType.VOICE.value))
