@@ -181,6 +181,16 @@ def open_acts(battle: Battle, viewer: str | None) -> list[str]:
     return [*paying, *(f for f in battle.traitor_calls if f != viewer and f not in paying)]
 
 
+def hand_read_by(faction: str, viewer: str | None) -> bool:
+    """Whether a ruling for `viewer` may read `faction`'s hand: its own, or any with no viewer."""
+    return viewer is None or viewer == faction
+
+
+@rule("secrecy.locked-plan-hands")
+def hand_checked_at_lock() -> None:
+    pass
+
+
 @rule("secrecy.public-acts")
 def public_acts(factions: list[str]) -> list[str]:
     return factions

@@ -25,7 +25,7 @@ from adjudicator.core.decisions import (
 from adjudicator.core.records import Resolution
 from adjudicator.core.snapshot import Battle
 from adjudicator.core.vocabulary import DecisionType, DukeStatus, FactionId, TerritoryType
-from adjudicator.rules.battle.commands import ELEMENT_FIELDS, facing, voice_subjects
+from adjudicator.rules.battle.commands import ELEMENT_FIELDS, PRESCIENCE, VOICE, facing, voice_subjects
 from adjudicator.rules.battle.order import aggressor_of, battles_to_fight
 from adjudicator.rules.battle.plan_decision import limits as plan_limits
 from adjudicator.rules.battle.preconditions import STORM_QUESTION
@@ -51,6 +51,17 @@ BEFORE_PLANS = frozenset(
         DecisionType.BATTLE_KARAMA.value,
     }
 )
+
+
+def prelude_step_of(kind: str, power: object) -> str:
+    """The step of `battle.prelude` a decision before the plans belongs to: the Voice's and the Karama
+    window on it to "voice", Prescience's, its answer's and the window on it to "prescience", the window
+    on the later powers to its own step."""
+    if kind == DecisionType.BATTLE_KARAMA.value:
+        return str(power) if power in (VOICE, PRESCIENCE) else kind
+    if kind == DecisionType.PRESCIENCE_ANSWER.value:
+        return DecisionType.PRESCIENCE.value
+    return kind
 
 
 class BattleChecks(Checker):
@@ -255,7 +266,7 @@ class BattleChecks(Checker):
     def prelude_decision(self) -> None:
         """A decision before the plans is open in an unresolved battle with no plan locked, at the
         faction it asks: the Bene Gesserit's Voice, the Atreides' Prescience, the asked side's answer,
-        and a Karama window never at the power's user."""
+        and a Karama window never at the power's user; its step heads `battle.prelude`."""
         decision = self.s.pending
         battle = self.s.battle
         assert decision is not None
@@ -285,6 +296,14 @@ class BattleChecks(Checker):
                 self.add("wrong-decider", "a Karama window never asks the power's user", "pending", "player")
         if expected is not None and decision.player != expected:
             self.add("wrong-decider", f"this decision is {expected}'s", "pending", "player")
+        step = prelude_step_of(kind, decision.fields.get("power"))
+        if not battle.prelude or battle.prelude[0] != step:
+            self.add(
+                "decision-out-of-step",
+                f"an open {kind} decision is the {step} step before the plans: battle.prelude must begin with it",
+                "battle",
+                "prelude",
+            )
 
     def battle_choice_decision(self) -> None:
         """The next battle is chosen between battles, by the aggressor the board gives; the battles it
@@ -330,6 +349,14 @@ class BattleChecks(Checker):
         assert decision is not None
         if battle is None or battle.resolution is not None:
             self.add("decision-out-of-step", "no battle is waiting for a battle plan", "pending", "type")
+            return
+        if battle.prelude:
+            self.add(
+                "decision-out-of-step",
+                "the plans follow the steps before them: battle.prelude is left",
+                "battle",
+                "prelude",
+            )
             return
         if decision.player not in (battle.aggressor, battle.defender) or decision.player not in self.s.factions:
             self.add("wrong-decider", "a battle plan is awaited from a side of the battle", "pending", "player")

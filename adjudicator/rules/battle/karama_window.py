@@ -125,7 +125,7 @@ def answer_window(snapshot: Snapshot, action: Action, context: Context, trace: T
                 following = state.as_snapshot()
                 outcome = state.outcome(summary)
                 return resolved(outcome, decision, context.rulebook.options(following), trace, context)
-            state.prelude_done()
+            state.prelude_done(WINDOW)
         return finish(snapshot, state, summary, trace, context)
     responders = list(window.responders)
     if responders:
@@ -137,7 +137,7 @@ def answer_window(snapshot: Snapshot, action: Action, context: Context, trace: T
         return resolved(outcome, decision, context.rulebook.options(following), trace, context)
     power_stands(state, window.owner, window.power)
     if window.power is None:
-        state.prelude_done()
+        state.prelude_done(WINDOW)
     return finish(snapshot, state, {"karama": {"passed": action.player, "stands": window.power}}, trace, context)
 
 

@@ -207,7 +207,7 @@ def ask(state: NextSnapshot, record: PrescienceRecord) -> None:
 def decline_prescience(snapshot: Snapshot, action: Action, context: Context, trace: Trace) -> Adjudication:
     state = NextSnapshot(snapshot)
     state.event("prescience-declined", "battle.prescience.ask", faction=action.player)
-    state.prelude_done()
+    state.prelude_done(PRESCIENCE)
     return finish(snapshot, state, {"prescience": None}, trace, context)
 
 
@@ -244,7 +244,7 @@ def answer_prescience(snapshot: Snapshot, action: Action, context: Context, trac
     )
     if not may_ask_again(state_with(state, context), answered):
         single_question()
-        state.prelude_done()
+        state.prelude_done(PRESCIENCE)
     summary = {"prescience": {"target": record.target, "element": record.element, "answered": True}}
     return finish(snapshot, state, summary, trace, context)
 

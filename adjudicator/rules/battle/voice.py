@@ -173,7 +173,7 @@ def decline(state: NextSnapshot, player: str, order: str | None = None) -> None:
         battle = state.as_snapshot().battle
         assert battle is not None
         _offer_prescience_again(state, battle)
-    state.prelude_done()
+    state.prelude_done(VOICE)
 
 
 @ruled(answers(DecisionType.VOICE.value))
