@@ -22,15 +22,14 @@ from adjudicator.core.snapshot import Battle, Decision, Plan, Snapshot, halves_t
 from adjudicator.core.tracing import Trace, rule
 from adjudicator.core.vocabulary import ActionType, DecisionType, FactionId
 from adjudicator.rules.battle.atreides_karama import plan_locked, planning_order
-from adjudicator.rules.battle.commands import answer_in_force
 from adjudicator.rules.battle.plans import (
     _eligible_leaders,
+    binding_answer,
+    dial_reach,
     dialed_support_limit,
     forces_in,
     least_support,
     plan_problems,
-    strength_halves,
-    supportable_forces,
 )
 from adjudicator.rules.cards import UNSUPPORTED_IN_PLANS, is_leader_substitute
 from adjudicator.rules.state import NextSnapshot
@@ -44,22 +43,18 @@ def _opponent(battle: Battle, faction: str) -> str:
 
 def limits(snapshot: Snapshot, battle: Battle, faction: str) -> tuple[int | float, int]:
     """The highest dial (with the most support it can pay) and the most support spice; under a
-    disclosed dial, that dial."""
-    forces = forces_in(snapshot, faction, battle.territory)
-    supportable = supportable_forces(snapshot, faction, battle.territory)
-    support = min(snapshot.factions[faction].spice, supportable) if snapshot.ruleset.advanced else 0
-    answer = answer_in_force(battle, faction) if battle.prescience is not None else None
+    disclosed dial, that dial (as it binds now)."""
+    most, support = dial_reach(snapshot, battle, faction)
+    answer = binding_answer(snapshot, battle, faction)
     if answer is not None and "dial" in answer:
         # a disclosed dial is the only one, with the most support that dial holds (or the support
         # disclosed with it)
         halves = round(float(answer["dial"]) * 2)
         if "spice" in answer:
             return halves_to_number(halves), int(answer["spice"])
+        forces = forces_in(snapshot, faction, battle.territory)
         held = dialed_support_limit(snapshot, faction, _opponent(battle, faction), forces, halves)
         return halves_to_number(halves), min(support, held)
-    most = strength_halves(snapshot, faction, _opponent(battle, faction), forces.regular, forces.elite, support)
-    if not snapshot.ruleset.advanced:
-        most -= most % 2  # the basic dial holds whole numbers: a Suboid's odd half cannot be dialed
     return halves_to_number(most), support
 
 
@@ -102,7 +97,7 @@ def legal_plans(snapshot: Snapshot, battle: Battle, faction: str) -> list[dict[s
 def bound_dial(snapshot: Snapshot, battle: Battle, faction: str) -> tuple[int, int]:
     """The dial (in halves) and least support the options carry: 0 and 0, or the dial a Prescience
     answer binds."""
-    answer = answer_in_force(battle, faction)
+    answer = binding_answer(snapshot, battle, faction)
     if answer is None or "dial" not in answer:
         return 0, 0
     halves = round(float(answer["dial"]) * 2)

@@ -7,7 +7,9 @@ of the offending plan field and the rule's id.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from adjudicator.core.catalog import card_kind, catalog
 from adjudicator.core.results import Violation
@@ -595,10 +597,53 @@ def voice_cannot_comply() -> None:
     pass
 
 
+UNREACHABLE_QUESTION = "prescience-answer-unreachable"
+
+
+def dial_reach(snapshot: Snapshot, battle: Battle, faction: str) -> tuple[int, int]:
+    """The highest dial this side's forces give now, in half-points (whole numbers in the basic game),
+    with the most support spice it can pay."""
+    forces = forces_in(snapshot, faction, battle.territory)
+    supportable = supportable_forces(snapshot, faction, battle.territory)
+    support = min(snapshot.factions[faction].spice, supportable) if snapshot.ruleset.advanced else 0
+    opponent = battle.defender if faction == battle.aggressor else battle.aggressor
+    most = strength_halves(snapshot, faction, opponent, forces.regular, forces.elite, support)
+    if not snapshot.ruleset.advanced:
+        most -= most % 2  # the basic dial holds whole numbers: a Suboid's odd half cannot be dialed
+    return most, support
+
+
+def binding_answer(snapshot: Snapshot, battle: Battle, faction: str) -> Mapping[str, Any] | None:
+    """The Prescience answer as it binds the plan now: a disclosed dial (or its support) that the side's
+    forces can no longer reach, because a Karama cancelled a power after the answer, follows question
+    prescience-answer-unreachable."""
+    answer = answer_in_force(battle, faction) if battle.prescience is not None else None
+    if answer is None or "dial" not in answer:
+        return answer
+    most, support = dial_reach(snapshot, battle, faction)
+    halves = round(float(answer["dial"]) * 2)
+    spice = answer.get("spice")
+    if halves <= most and (spice is None or int(spice) <= support):
+        return answer
+    assert battle.prescience is not None
+    choice = battle.prescience.readings.get(UNREACHABLE_QUESTION, "highest-reachable")
+    return unreachable_answer(answer, choice, min(halves, most), support)
+
+
+@rule("battle.prescience.unreachable")
+def unreachable_answer(answer: Mapping[str, Any], choice: str, reach: int, support: int) -> Mapping[str, Any]:
+    if choice == "released":
+        return {name: value for name, value in answer.items() if name not in ("dial", "spice")}
+    bound = {**answer, "dial": halves_to_number(reach)}
+    if "spice" in bound:
+        bound["spice"] = min(int(bound["spice"]), support)
+    return bound
+
+
 @rule("battle.prescience.binds")
-def prescience_violations(battle: Battle, faction: str, plan: Plan) -> list[Violation]:
-    answer = answer_in_force(battle, faction)
-    if answer is None:
+def prescience_violations(snapshot: Snapshot, battle: Battle, faction: str, plan: Plan) -> list[Violation]:
+    answer = binding_answer(snapshot, battle, faction)
+    if not answer:
         return []
     return [
         Violation(
@@ -629,7 +674,7 @@ def plan_problems(
     if bound and battle.voice is not None:
         found += voice_violations(snapshot, battle, faction, plan, hand_known)
     if bound and battle.prescience is not None:
-        found += prescience_violations(battle, faction, plan)
+        found += prescience_violations(snapshot, battle, faction, plan)
     return found
 
 

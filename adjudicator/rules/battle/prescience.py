@@ -40,7 +40,11 @@ ELEMENTS = tuple(ELEMENT_FIELDS)
 PUBLIC = "public"
 WITH_SUPPORT = "with-support"
 # the readings a Prescience records when chosen (the defaults are never recorded)
-ASK_READINGS = {"prescience-visibility": PUBLIC, "prescience-dial-support": WITH_SUPPORT}
+ASK_READINGS = {
+    "prescience-visibility": PUBLIC,
+    "prescience-dial-support": WITH_SUPPORT,
+    "prescience-answer-unreachable": "released",
+}
 
 
 @rule("battle.prescience.who")
@@ -277,5 +281,6 @@ DECLARED = RuleModule(
         "prescience-visibility": ("seen-by-the-battle", "public"),
         "prescience-second-question": ("none-after-answer", "may-ask-again"),
         "prescience-dial-support": ("wheel-only", "with-support"),
+        "prescience-answer-unreachable": ("highest-reachable", "released"),
     },
 )
