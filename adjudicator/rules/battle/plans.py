@@ -16,6 +16,8 @@ from adjudicator.core.snapshot import Battle, Plan, Snapshot, halves_to_number
 from adjudicator.core.tracing import rule
 from adjudicator.core.vocabulary import DUKE, BattlePower, DukeStatus, FactionId, LeaderStatus
 from adjudicator.rules.battle.commands import (
+    NOT_PLAY,
+    PLAY,
     answer_in_force,
     command_slot,
     obeys,
@@ -573,6 +575,25 @@ def voice_cannot_comply() -> None:
     pass
 
 
+def truthtrance_violations(snapshot: Snapshot, battle: Battle, faction: str, plan: Plan) -> list[Violation]:
+    found = []
+    for held in battle.truthtrance:
+        command = PLAY if held.answer == "yes" else NOT_PLAY
+        if held.target != faction or obeys(plan, command, held.subject):
+            continue
+        if not any(obeys(other, command, held.subject) for other in candidate_plans(snapshot, battle, faction)):
+            continue  # released: no plan it could lock honours the answer
+        found.append(
+            Violation(
+                "truthtrance-contradicted",
+                f"{faction} answered {held.answer!r} to a Truthtrance on {held.subject} and must keep to it",
+                _plan_path(faction, command_slot(plan, command, held.subject)),
+                "cards.truthtrance.answer-binds",
+            )
+        )
+    return found
+
+
 @rule("battle.prescience.binds")
 def prescience_violations(battle: Battle, faction: str, plan: Plan) -> list[Violation]:
     answer = answer_in_force(battle, faction)
@@ -607,6 +628,8 @@ def plan_problems(
         found += voice_violations(snapshot, battle, faction, plan)
     if bound and battle.prescience is not None:
         found += prescience_violations(battle, faction, plan)
+    if bound and battle.truthtrance:
+        found += truthtrance_violations(snapshot, battle, faction, plan)
     return found
 
 
