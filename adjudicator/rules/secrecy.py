@@ -264,4 +264,4 @@ def redact(snapshot: Snapshot, viewer: str | None) -> tuple[dict[str, Any], list
 
 
 # rule functions only: no handler, decision or step of its own
-DECLARED = RuleModule()
+DECLARED = RuleModule(implements={"prescience-ally-owner-sees": ("atreides-see",)})

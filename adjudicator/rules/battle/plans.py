@@ -658,4 +658,10 @@ def plan_violations(snapshot: Snapshot, battle: Battle) -> list[Violation]:
 
 
 # rule functions only: no handler, decision or step of its own
-DECLARED = RuleModule(implements={"ally-support-payment": ("own-spice-only",)})
+DECLARED = RuleModule(
+    implements={
+        "ally-support-payment": ("own-spice-only",),
+        "voice-play-cheap-hero-with-leaders": ("must-play",),
+        "prescience-cheap-hero-answer": ("cheap-hero-answers",),
+    }
+)
