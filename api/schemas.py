@@ -711,6 +711,8 @@ class ActionSchema(Schema):
         " whether the target will play in this battle"
     )
     answer = Choice(TRUTHTRANCE_ANSWERS, metadata={"description": "answer-truthtrance: yes or no"})
+    to = faction_field(metadata={"description": "give-spice: the Emperor's ally receiving the spice"})
+    amount = count_field(1000, "give-spice: the spice given (at least 1)")
     element = Choice(PRESCIENCE_ELEMENTS, metadata={"description": "use-prescience: the element asked for"})
     power = id_field("karama-cancel in the battle-karama window on the later powers: the power cancelled")
     target = faction_field(

@@ -162,6 +162,7 @@ class ActionType(StrEnum):
     KARAMA_SEE_PLAN = "karama-see-plan"
     PLAY_TRUTHTRANCE = "play-truthtrance"
     ANSWER_TRUTHTRANCE = "answer-truthtrance"
+    GIVE_SPICE = "give-spice"
 
 
 class DecisionType(StrEnum):
