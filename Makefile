@@ -4,8 +4,10 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 PORT ?= 8000
 WORKERS ?= $(shell nproc 2>/dev/null || echo 2)
+COVERAGE_N ?= 200
+COVERAGE_SEED ?= 1
 
-.PHONY: help serve test lint typecheck openapi compliance fuzz soak bench clean install install-test
+.PHONY: help serve test lint typecheck openapi compliance fuzz soak bench coverage clean install install-test
 .DEFAULT_GOAL := help
 
 # Every target the user runs carries a `## description`; `make help` (or plain `make`) lists them.
@@ -64,6 +66,9 @@ soak: install-test ## 60 s of wrk load on the live server: throughput, latency, 
 
 bench: install-test ## median engine and in-process request timings
 	$(BIN)/python bench/run.py
+
+coverage: install ## random rules-legal Battle phases per ruleset: share ruled end to end (COVERAGE_N, COVERAGE_SEED)
+	COVERAGE_N=$(COVERAGE_N) COVERAGE_SEED=$(COVERAGE_SEED) $(BIN)/python bench/coverage.py --json bench/coverage.json
 
 clean: ## remove .venv, caches and tools/node_modules
 	rm -rf $(VENV) *.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis tools/node_modules

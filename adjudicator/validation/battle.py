@@ -509,7 +509,12 @@ class BattleChecks(Checker):
             self.add("wrong-decider", "the Ixian winner decides the Suboid swap", "pending", "player")
             return
         swap = decision.as_(SuboidSwapDecision)
-        suboids = sum(s.regular for s in self.s.forces if s.faction == IXIANS and s.territory == battle.territory)
+        cover = set(battle.sectors) if battle.sectors else None  # a resolved battle records the sectors it covered
+        suboids = sum(
+            s.regular
+            for s in self.s.forces
+            if s.faction == IXIANS and s.territory == battle.territory and (cover is None or s.sector in cover)
+        )
         expected_fields = (
             ("territory", swap.territory, battle.territory),
             ("swap_max", swap.swap_max, swap_limit(resolution.cyborgs_lost or 0, suboids)),

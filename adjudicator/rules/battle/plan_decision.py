@@ -55,6 +55,8 @@ def limits(snapshot: Snapshot, battle: Battle, faction: str) -> tuple[int | floa
         held = dialed_support_limit(snapshot, faction, _opponent(battle, faction), forces, halves)
         return halves_to_number(halves), min(support, held)
     most = strength_halves(snapshot, faction, _opponent(battle, faction), forces.regular, forces.elite, support)
+    if not snapshot.ruleset.advanced:
+        most -= most % 2  # the basic dial holds whole numbers: a Suboid's odd half cannot be dialed
     return halves_to_number(most), support
 
 
