@@ -365,6 +365,15 @@ class VoiceSchema(Schema):
         " cheap-hero, or a special card's kind (e.g. lasgun)",
         required=True,
     )
+    readings = fields.Dict(
+        keys=id_field("a question id"),
+        values=id_field("the choice recorded"),
+        validate=PropertyCount(0, 4),
+        metadata={
+            "description": "the question readings the command was spoken under that change how it binds",
+            "maxProperties": 4,
+        },
+    )
 
 
 class PrescienceAnswerSchema(Schema):
@@ -375,6 +384,10 @@ class PrescienceAnswerSchema(Schema):
     weapon = id_field("card id, or null", allow_none=True)
     defense = id_field("card id, or null", allow_none=True)
     dial = StrictNumber(validate=validate.Range(min=0, max=40), metadata={"description": "the number dialed"})
+    spice = StrictInteger(
+        validate=validate.Range(min=0, max=40),
+        metadata={"description": "the support spice, with the dial under prescience-dial-support with-support"},
+    )
 
 
 class PrescienceSchema(Schema):
@@ -384,6 +397,18 @@ class PrescienceSchema(Schema):
     target = faction_field(required=True, metadata={"description": "the side asked"})
     element = Choice(PRESCIENCE_ELEMENTS, required=True, metadata={"description": "the element asked for"})
     answer = fields.Nested(PrescienceAnswerSchema, allow_none=True)
+    readings = fields.Dict(
+        keys=id_field("a question id"),
+        values=id_field("the choice recorded"),
+        validate=PropertyCount(0, 4),
+        metadata={
+            "description": "the question readings it was asked under that change what it discloses",
+            "maxProperties": 4,
+        },
+    )
+    earlier = fields.Nested(
+        PrescienceAnswerSchema, metadata={"description": "the no-leader answer that allowed this further question"}
+    )
 
 
 class KaramaUseSchema(Schema):

@@ -346,13 +346,17 @@ class VoiceCommand:
     target: str
     command: str
     subject: str
+    # the question readings the command was spoken under that change how it binds (empty: the defaults)
+    readings: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
 
     @classmethod
     def from_dict(cls, raw: Mapping[str, Any]) -> VoiceCommand:
-        return cls(raw["player"], raw["target"], raw["command"], raw["subject"])
+        readings = MappingProxyType(dict(raw.get("readings") or {}))
+        return cls(raw["player"], raw["target"], raw["command"], raw["subject"], readings)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"player": self.player, "target": self.target, "command": self.command, "subject": self.subject}
+        wire = {"player": self.player, "target": self.target, "command": self.command, "subject": self.subject}
+        return {**wire, "readings": dict(self.readings)} if self.readings else wire
 
 
 @dataclass(frozen=True, slots=True)
@@ -364,21 +368,35 @@ class PrescienceRecord:
     target: str
     element: str
     answer: Mapping[str, Any] | None = None
+    # the question readings it was asked under that change what it discloses (empty: the defaults)
+    readings: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    # an earlier answer of this use that allowed this further question (prescience-second-question)
+    earlier: Mapping[str, Any] | None = None
 
     @classmethod
     def from_dict(cls, raw: Mapping[str, Any]) -> PrescienceRecord:
-        answer = raw.get("answer")
+        answer, earlier = raw.get("answer"), raw.get("earlier")
         return cls(
-            raw["player"], raw["target"], raw["element"], None if answer is None else MappingProxyType(dict(answer))
+            raw["player"],
+            raw["target"],
+            raw["element"],
+            None if answer is None else MappingProxyType(dict(answer)),
+            MappingProxyType(dict(raw.get("readings") or {})),
+            None if earlier is None else MappingProxyType(dict(earlier)),
         )
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        wire: dict[str, Any] = {
             "player": self.player,
             "target": self.target,
             "element": self.element,
             "answer": None if self.answer is None else dict(self.answer),
         }
+        if self.readings:
+            wire["readings"] = dict(self.readings)
+        if self.earlier is not None:
+            wire["earlier"] = dict(self.earlier)
+        return wire
 
 
 @dataclass(frozen=True, slots=True)

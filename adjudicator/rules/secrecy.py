@@ -181,6 +181,16 @@ def open_acts(battle: Battle, viewer: str | None) -> list[str]:
     return [*paying, *(f for f in battle.traitor_calls if f != viewer and f not in paying)]
 
 
+def hand_read_by(faction: str, viewer: str | None) -> bool:
+    """Whether a ruling for `viewer` may read `faction`'s hand: its own, or any with no viewer."""
+    return viewer is None or viewer == faction
+
+
+@rule("secrecy.locked-plan-hands")
+def hand_checked_at_lock() -> None:
+    pass
+
+
 @rule("secrecy.public-acts")
 def public_acts(factions: list[str]) -> list[str]:
     return factions
@@ -203,9 +213,15 @@ def redact_prescience_answer(wire: dict[str, Any], viewer: str | None, redacted:
     battle = wire["battle"]
     record = battle["prescience"]
     facing = battle["defender"] if record["target"] == battle["aggressor"] else battle["aggressor"]
+    if (record.get("readings") or {}).get("prescience-visibility") == "public":
+        return
     if viewer not in (record["player"], record["target"], facing):
-        record["answer"] = None
-        redacted.append("/snapshot/battle/prescience/answer")
+        if record["answer"] is not None:
+            record["answer"] = None
+            redacted.append("/snapshot/battle/prescience/answer")
+        if record.get("earlier") is not None:
+            record["earlier"] = None
+            redacted.append("/snapshot/battle/prescience/earlier")
 
 
 @rule("secrecy.rihani")
@@ -254,7 +270,7 @@ def redact(snapshot: Snapshot, viewer: str | None) -> tuple[dict[str, Any], list
     if needs_plan_secrecy(snapshot, viewer):
         redact_unrevealed_plans(wire, viewer, redacted)
     battle = wire.get("battle") or {}
-    if (battle.get("prescience") or {}).get("answer") is not None:
+    if (battle.get("prescience") or {}).get("answer") is not None or (battle.get("prescience") or {}).get("earlier"):
         redact_prescience_answer(wire, viewer, redacted)
     if (battle.get("resolution") or {}).get("rihani") is not None:
         redact_rihani(wire, viewer, redacted)

@@ -25,12 +25,12 @@ from adjudicator.core.decisions import (
 from adjudicator.core.records import Resolution
 from adjudicator.core.snapshot import Battle
 from adjudicator.core.vocabulary import DecisionType, DukeStatus, FactionId, TerritoryType
-from adjudicator.rules.battle.commands import ELEMENT_FIELDS, voice_subjects
+from adjudicator.rules.battle.commands import ELEMENT_FIELDS, PRESCIENCE, VOICE, facing, voice_subjects
 from adjudicator.rules.battle.order import aggressor_of, battles_to_fight
 from adjudicator.rules.battle.plan_decision import limits as plan_limits
 from adjudicator.rules.battle.preconditions import STORM_QUESTION
 from adjudicator.rules.battle.sectors import combatant_sectors, contested_sides, sector_groups
-from adjudicator.rules.battle.voice import BENE_GESSERIT, facing
+from adjudicator.rules.battle.voice import BENE_GESSERIT
 from adjudicator.rules.cards import can_retain_battle_card, is_leader_substitute
 from adjudicator.rules.harkonnen import draw_captive
 from adjudicator.rules.ixians import IXIANS, swap_limit
@@ -52,6 +52,17 @@ BEFORE_PLANS = frozenset(
         DecisionType.TRUTHTRANCE_ANSWER.value,
     }
 )
+
+
+def prelude_step_of(kind: str, power: object) -> str:
+    """The step of `battle.prelude` a decision before the plans belongs to: the Voice's and the Karama
+    window on it to "voice", Prescience's, its answer's and the window on it to "prescience", the window
+    on the later powers to its own step."""
+    if kind == DecisionType.BATTLE_KARAMA.value:
+        return str(power) if power in (VOICE, PRESCIENCE) else kind
+    if kind == DecisionType.PRESCIENCE_ANSWER.value:
+        return DecisionType.PRESCIENCE.value
+    return kind
 
 
 class BattleChecks(Checker):
@@ -201,7 +212,7 @@ class BattleChecks(Checker):
                 self.add(
                     "power-record-mismatch", f"Prescience here is the Atreides' on {target}", "battle", "prescience"
                 )
-            elif record.answer is not None and set(record.answer) != set(ELEMENT_FIELDS[record.element]):
+            elif record.answer is not None and set(record.answer) - {"spice"} != set(ELEMENT_FIELDS[record.element]):
                 self.add(
                     "power-record-mismatch",
                     f"a {record.element} answer names {list(ELEMENT_FIELDS[record.element])}",
@@ -270,7 +281,7 @@ class BattleChecks(Checker):
     def prelude_decision(self) -> None:
         """A decision before the plans is open in an unresolved battle with no plan locked, at the
         faction it asks: the Bene Gesserit's Voice, the Atreides' Prescience, the asked side's answer,
-        and a Karama window never at the power's user."""
+        and a Karama window never at the power's user; its step heads `battle.prelude`."""
         decision = self.s.pending
         battle = self.s.battle
         assert decision is not None
@@ -300,6 +311,14 @@ class BattleChecks(Checker):
                 self.add("wrong-decider", "a Karama window never asks the power's user", "pending", "player")
         if expected is not None and decision.player != expected:
             self.add("wrong-decider", f"this decision is {expected}'s", "pending", "player")
+        step = prelude_step_of(kind, decision.fields.get("power"))
+        if not battle.prelude or battle.prelude[0] != step:
+            self.add(
+                "decision-out-of-step",
+                f"an open {kind} decision is the {step} step before the plans: battle.prelude must begin with it",
+                "battle",
+                "prelude",
+            )
 
     def truthtrance_decision(self) -> None:
         """A Truthtrance question awaits its answer from a side of an unrevealed battle whose plan is not
@@ -362,6 +381,14 @@ class BattleChecks(Checker):
         assert decision is not None
         if battle is None or battle.resolution is not None:
             self.add("decision-out-of-step", "no battle is waiting for a battle plan", "pending", "type")
+            return
+        if battle.prelude:
+            self.add(
+                "decision-out-of-step",
+                "the plans follow the steps before them: battle.prelude is left",
+                "battle",
+                "prelude",
+            )
             return
         if decision.player not in (battle.aggressor, battle.defender) or decision.player not in self.s.factions:
             self.add("wrong-decider", "a battle plan is awaited from a side of the battle", "pending", "player")

@@ -18,6 +18,10 @@ from adjudicator.core.snapshot import Battle, Plan, Snapshot
 from adjudicator.core.tracing import rule
 from adjudicator.core.vocabulary import CardCategory
 
+# question battle-karama-redo: a cancelled Voice or Prescience may be used once more
+REDO_QUESTION = "battle-karama-redo"
+MAY_REDO = "may-redo"
+
 PLAY = "play"
 NOT_PLAY = "not-play"
 VOICE = "voice"
@@ -53,27 +57,48 @@ def voice_subjects(snapshot: Snapshot) -> list[str]:
     return [*CLASS_SUBJECTS, *named]
 
 
-def card_matches(card: str, subject: str) -> bool:
+# question voice-two-kind-cards: the classes a card of two kinds answers under either-class
+TWO_KIND_QUESTION = "voice-two-kind-cards"
+EITHER_CLASS = "either-class"
+TWO_KIND_CLASSES: Mapping[str, tuple[str, ...]] = MappingProxyType(
+    {
+        "poison-blade": ("poison-weapon", "projectile-weapon"),
+        "shield-snooper": ("poison-defense", "projectile-defense"),
+    }
+)
+# question voice-only-hero-forbidden: the Voice against the only hero is obeyed
+HERO_QUESTION = "voice-only-hero-forbidden"
+OBEY = "obey"
+
+
+@rule("battle.voice.two-kind-cards")
+def two_kind_classes(kind: str) -> tuple[str, ...]:
+    return TWO_KIND_CLASSES.get(kind, ())
+
+
+def card_matches(card: str, subject: str, readings: Mapping[str, str] | None = None) -> bool:
     """Whether a card is of the kind a Voice names: its class (by category) or its own kind."""
     kind = card_kind(card)
     category = CLASS_SUBJECTS.get(subject)
     if category is not None:
+        if readings and readings.get(TWO_KIND_QUESTION) == EITHER_CLASS and subject in two_kind_classes(kind):
+            return True
         return catalog().cards[kind].category is category
     return kind == subject
 
 
-def obeys(plan: Plan, command: str, subject: str) -> bool:
-    played = any(card_matches(card, subject) for card in plan.cards)
+def obeys(plan: Plan, command: str, subject: str, readings: Mapping[str, str] | None = None) -> bool:
+    played = any(card_matches(card, subject, readings) for card in plan.cards)
     return played if command == PLAY else not played
 
 
-def command_slot(plan: Plan, command: str, subject: str) -> str:
+def command_slot(plan: Plan, command: str, subject: str, readings: Mapping[str, str] | None = None) -> str:
     """The plan field a broken command points at: the slot holding the forbidden card, or the slot
     the commanded card would fill."""
     if command == NOT_PLAY:
         for slot in ("cheap_hero", "weapon", "defense"):
             card = getattr(plan, slot)
-            if card is not None and card_matches(card, subject):
+            if card is not None and card_matches(card, subject, readings):
                 return slot
     category = CLASS_SUBJECTS.get(subject)
     if category is CardCategory.LEADER_SUBSTITUTE:
@@ -85,22 +110,52 @@ def command_slot(plan: Plan, command: str, subject: str) -> str:
     return "weapon"
 
 
+@rule("battle.karama.redo")
+def used_again() -> None:
+    pass
+
+
+def uses_cancelled(battle: Battle, power: str, target: str) -> int:
+    """How many uses of a power Karama cards cancelled in this battle."""
+    return sum(1 for use in battle.karama if use.power == power and use.target == target)
+
+
 def voice_in_force(battle: Battle, faction: str) -> tuple[str, str] | None:
     """The command binding this side's plan, if a Voice stands against it: (command, subject)."""
     voice = battle.voice
-    if voice is None or voice.target != faction or battle.cancelled(VOICE, voice.player):
+    if voice is None or voice.target != faction:
+        return None
+    # a cancellation clears the record; one kept after it is a Voice used again (battle-karama-redo)
+    if battle.cancelled(VOICE, voice.player) and voice.readings.get(REDO_QUESTION) != MAY_REDO:
         return None
     return voice.command, voice.subject
 
 
+def hero_forbidden(battle: Battle, faction: str) -> bool:
+    """Whether a standing Voice forbids this side its Cheap Hero even as its only hero
+    (voice-only-hero-forbidden obey, recorded on the command)."""
+    voice = battle.voice
+    if voice is None or voice.readings.get(HERO_QUESTION) != OBEY:
+        return False
+    return voice_in_force(battle, faction) == (NOT_PLAY, "cheap-hero") and voice_obeyed_over_hero()
+
+
+@rule("battle.voice.obeyed-over-hero")
+def voice_obeyed_over_hero() -> bool:
+    return True
+
+
 def answer_in_force(battle: Battle, faction: str) -> Mapping[str, Any] | None:
-    """The Prescience answer binding this side's plan, if one was given and stands."""
+    """The Prescience answers binding this side's plan, if given and standing (an earlier no-leader
+    answer of the same use included)."""
     record = battle.prescience
-    if record is None or record.target != faction or record.answer is None:
+    if record is None or record.target != faction:
         return None
-    if battle.cancelled(PRESCIENCE, record.player):
+    if battle.cancelled(PRESCIENCE, record.player) and record.readings.get(REDO_QUESTION) != MAY_REDO:
         return None
-    return record.answer
+    if record.answer is None:
+        return None if record.earlier is None else record.earlier
+    return record.answer if record.earlier is None else {**record.earlier, **record.answer}
 
 
 def element_of(plan: Plan, element: str) -> dict[str, Any]:
@@ -120,6 +175,19 @@ def same_answer(plan: Plan, answer: Mapping[str, Any]) -> list[str]:
         elif wire.get(name) != value:
             differ.append(name)
     return differ
+
+
+def facing(snapshot: Snapshot, battle: Battle, faction: str) -> str | None:
+    """The side a faction's battle power is used on: the opponent of the faction, or of its ally,
+    when either fights this battle (None: neither does)."""
+    if faction not in snapshot.factions:
+        return None
+    sides = (battle.aggressor, battle.defender)
+    ally = snapshot.factions[faction].ally
+    for friend in (faction, ally):
+        if friend in sides:
+            return sides[1] if friend == sides[0] else sides[0]
+    return None
 
 
 @rule("battle.prelude.order")

@@ -2,11 +2,13 @@
 the powers that act once the plans are made.
 
 A window asks every faction but the power's user, holder or not, one at a time in storm order, so
-whether it opens and whom it asks reveal nobody's hand. A `karama-cancel` spends the card, records
-the cancellation in `battle.karama` and closes the window; after the last `karama-pass` the power
-stands. Either way the battle goes on through `finish`: the Voice or Prescience step builder then
-reads the battle's records (a cancelled or spoken Voice needs no more; a standing Prescience awaits
-its answer), and the window on the later powers ends its own prelude step.
+whether it opens and whom it asks reveal nobody's hand. A `karama-cancel` spends the card and records
+the cancellation in `battle.karama`; it closes a window on a Voice or Prescience, while the window on
+the later powers goes on for those still listed (the canceller asked again first, whatever it holds);
+after the last `karama-pass` the power stands. Either way the battle goes on through `finish`: the
+Voice or Prescience step builder then reads the battle's records (a cancelled or spoken Voice needs
+no more; a standing Prescience awaits its answer), and the window on the later powers ends its own
+prelude step.
 """
 
 from __future__ import annotations
@@ -92,6 +94,11 @@ def cancel_power(state: NextSnapshot, player: str, card: str, power: str, target
         state.set_prescience(None)
 
 
+@rule("battle.karama.later-powers-go-on")
+def window_goes_on(canceller: str, responders: tuple[str, ...]) -> list[str]:
+    return [canceller, *responders]
+
+
 @rule("battle.karama.pass")
 def power_stands(state: NextSnapshot, owner: str | None, power: str | None) -> None:
     state.event("power-stands", "battle.karama.pass", faction=owner, power=power)
@@ -107,9 +114,18 @@ def answer_window(snapshot: Snapshot, action: Action, context: Context, trace: T
         power = window.power if window.power is not None else str(action.fields["power"])
         target = window.owner if window.owner is not None else str(action.fields["target"])
         cancel_power(state, action.player, str(action.fields["card"]), power, target)
-        if window.power is None:
-            state.prelude_done()
         summary = {"karama": {"cancelled": power, "of": target, "by": action.player}}
+        if window.power is None:
+            following = state.as_snapshot()
+            assert following.battle is not None
+            if powers_in_battle(following, following.battle):
+                # the other powers still listed: the canceller may stop another, then the rest are asked
+                decision = _asked(state, None, None, window_goes_on(action.player, window.responders))
+                state.set_pending(decision)
+                following = state.as_snapshot()
+                outcome = state.outcome(summary)
+                return resolved(outcome, decision, context.rulebook.options(following), trace, context)
+            state.prelude_done(WINDOW)
         return finish(snapshot, state, summary, trace, context)
     responders = list(window.responders)
     if responders:
@@ -121,12 +137,12 @@ def answer_window(snapshot: Snapshot, action: Action, context: Context, trace: T
         return resolved(outcome, decision, context.rulebook.options(following), trace, context)
     power_stands(state, window.owner, window.power)
     if window.power is None:
-        state.prelude_done()
+        state.prelude_done(WINDOW)
     return finish(snapshot, state, {"karama": {"passed": action.player, "stands": window.power}}, trace, context)
 
 
 DECLARED = RuleModule(
     decisions={WINDOW: DecisionKind(window_options)},
     steps={WINDOW: later_powers_window},
-    implements={"battle-karama-redo": ("spent",)},
+    implements={"battle-karama-redo": ("spent", "may-redo")},
 )

@@ -120,7 +120,7 @@ def late_cancel(snapshot: Snapshot, action: Action, context: Context, trace: Tra
     summary: dict[str, Any] = {"karama": {"cancelled": power, "of": user, "by": action.player}}
     pending = snapshot.pending
     if pending is not None and pending.type == DecisionType.PRESCIENCE_ANSWER.value and power == PRESCIENCE:
-        state.prelude_done()
+        state.prelude_done(PRESCIENCE)
         return finish(snapshot, state, summary, trace, context)
     decision = None if pending is None else pending.to_dict()
     return resolved(state.outcome(summary), decision, context.rulebook.options(state.as_snapshot()), trace, context)

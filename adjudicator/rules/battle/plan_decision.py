@@ -50,8 +50,11 @@ def limits(snapshot: Snapshot, battle: Battle, faction: str) -> tuple[int | floa
     support = min(snapshot.factions[faction].spice, supportable) if snapshot.ruleset.advanced else 0
     answer = answer_in_force(battle, faction) if battle.prescience is not None else None
     if answer is not None and "dial" in answer:
-        # a disclosed dial is the only one, with the most support that dial holds
+        # a disclosed dial is the only one, with the most support that dial holds (or the support
+        # disclosed with it)
         halves = round(float(answer["dial"]) * 2)
+        if "spice" in answer:
+            return halves_to_number(halves), int(answer["spice"])
         held = dialed_support_limit(snapshot, faction, _opponent(battle, faction), forces, halves)
         return halves_to_number(halves), min(support, held)
     most = strength_halves(snapshot, faction, _opponent(battle, faction), forces.regular, forces.elite, support)
@@ -103,6 +106,8 @@ def bound_dial(snapshot: Snapshot, battle: Battle, faction: str) -> tuple[int, i
     if answer is None or "dial" not in answer:
         return 0, 0
     halves = round(float(answer["dial"]) * 2)
+    if "spice" in answer:
+        return halves, int(answer["spice"])
     return halves, least_support(snapshot, battle, faction, halves) or 0
 
 

@@ -20,12 +20,14 @@ from adjudicator.rules.battle.commands import (
     PLAY,
     answer_in_force,
     command_slot,
+    hero_forbidden,
     obeys,
     same_answer,
     voice_in_force,
 )
 from adjudicator.rules.battle.sectors import battle_sectors
 from adjudicator.rules.cards import UNSUPPORTED_IN_PLANS, is_leader_substitute
+from adjudicator.rules.secrecy import hand_checked_at_lock, hand_read_by
 from adjudicator.rules.skills import face_up_skill_violations, leaders_owed_to_the_plan, skill_card_face_up
 
 
@@ -187,7 +189,9 @@ def _list_eligible_leaders(snapshot: Snapshot, faction: str, territory: str) -> 
 
 
 @rule("battle.plan.leader")
-def leader_violations(snapshot: Snapshot, battle: Battle, faction: str, plan: Plan) -> list[Violation]:
+def leader_violations(
+    snapshot: Snapshot, battle: Battle, faction: str, plan: Plan, hand_known: bool = True
+) -> list[Violation]:
     rule_id = "battle.plan.leader"
     found: list[Violation] = []
     hand = snapshot.factions[faction].hand
@@ -231,7 +235,11 @@ def leader_violations(snapshot: Snapshot, battle: Battle, faction: str, plan: Pl
         leaders = list(eligible)
         if any(skill_card_face_up(snapshot, leader) for leader in leaders):
             leaders = leaders_owed_to_the_plan(snapshot, leaders)
-        heroes = [card for card in hand if is_leader_substitute(card)]
+        heroes = [card for card in hand if is_leader_substitute(card)] if hand_known else []
+        if heroes and not leaders and hero_forbidden(battle, faction):
+            heroes = []  # voice-only-hero-forbidden obey: the Voice overrides the mandatory hero
+        if not leaders and not hand_known:
+            hand_checked_at_lock()
         if leaders or heroes:
             found.append(
                 Violation(
@@ -552,11 +560,25 @@ def candidate_plans(snapshot: Snapshot, battle: Battle, faction: str) -> tuple[P
 
 
 @rule("battle.voice.obey")
-def voice_violations(snapshot: Snapshot, battle: Battle, faction: str, plan: Plan) -> list[Violation]:
+def voice_violations(
+    snapshot: Snapshot, battle: Battle, faction: str, plan: Plan, hand_known: bool = True
+) -> list[Violation]:
     command = voice_in_force(battle, faction)
-    if command is None or obeys(plan, *command):
+    assert battle.voice is not None
+    readings = battle.voice.readings
+    if command is None or obeys(plan, *command, readings):
         return []
-    if not any(obeys(other, *command) for other in candidate_plans(snapshot, battle, faction)):
+    if not hand_known:  # whether it could obey rests on its hand
+        hand_checked_at_lock()
+        return []
+    answer = answer_in_force(battle, faction) if battle.prescience is not None else None
+    cards = {k: v for k, v in (answer or {}).items() if k not in ("dial", "spice")}
+    candidates = [
+        other
+        for other in candidate_plans(snapshot, battle, faction)
+        if not cards or not same_answer(other, cards)  # a plan keeping to a card the answer disclosed
+    ]
+    if not any(obeys(other, *command, readings) for other in candidates):
         voice_cannot_comply()
         return []
     what, subject = command
@@ -564,7 +586,7 @@ def voice_violations(snapshot: Snapshot, battle: Battle, faction: str, plan: Pla
         Violation(
             "voice-disobeyed",
             f"the Voice commands {faction} to {'play' if what == 'play' else 'not play'} {subject}, which it can obey",
-            _plan_path(faction, command_slot(plan, what, subject)),
+            _plan_path(faction, command_slot(plan, what, subject, readings)),
             "battle.voice.obey",
         )
     ]
@@ -611,11 +633,12 @@ def prescience_violations(battle: Battle, faction: str, plan: Plan) -> list[Viol
 
 
 def plan_problems(
-    snapshot: Snapshot, battle: Battle, faction: str, plan: Plan, *, bound: bool = True
+    snapshot: Snapshot, battle: Battle, faction: str, plan: Plan, *, bound: bool = True, hand_known: bool = True
 ) -> list[Violation]:
     """Every rule a single plan breaks (the same checks a locked plan goes through); `bound=False`
-    leaves out what the Voice and Prescience bind."""
-    found = leader_violations(snapshot, battle, faction, plan)
+    leaves out what the Voice and Prescience bind, `hand_known=False` the checks that read the side's
+    hand (a viewer's re-check of another side's locked plan)."""
+    found = leader_violations(snapshot, battle, faction, plan, hand_known)
     if skill_card_face_up(snapshot, plan.leader):
         found += face_up_skill_violations(snapshot, faction, plan)
     found += card_slot_violations(faction, plan)
@@ -625,7 +648,7 @@ def plan_problems(
     if plan.kwisatz_haderach:
         found += kwisatz_haderach_violations(snapshot, battle, faction, plan)
     if bound and battle.voice is not None:
-        found += voice_violations(snapshot, battle, faction, plan)
+        found += voice_violations(snapshot, battle, faction, plan, hand_known)
     if bound and battle.prescience is not None:
         found += prescience_violations(battle, faction, plan)
     if bound and battle.truthtrance:
@@ -645,11 +668,13 @@ def least_support(snapshot: Snapshot, battle: Battle, faction: str, dial_halves:
     return None
 
 
-def plan_violations(snapshot: Snapshot, battle: Battle) -> list[Violation]:
-    """Every problem with the locked plans, in plan order (aggressor first)."""
+def plan_violations(snapshot: Snapshot, battle: Battle, viewer: str | None = None) -> list[Violation]:
+    """Every problem with the locked plans, in plan order (aggressor first); under a viewer, another
+    side's plan without the checks that read its hand."""
     found = unsupported_cards(battle)
     for faction in (battle.aggressor, battle.defender):
-        found += plan_problems(snapshot, battle, faction, battle.plans[faction])
+        known = hand_read_by(faction, viewer)
+        found += plan_problems(snapshot, battle, faction, battle.plans[faction], hand_known=known)
     if battle.traitor_calls:
         found += traitor_call_violations(snapshot, battle)
     if battle.poison_tooth_withheld:

@@ -9,6 +9,7 @@ viewers see it redacted (question prescience-visibility).
 
 from __future__ import annotations
 
+from types import MappingProxyType
 from typing import Any
 
 from adjudicator.core.action import Action, Context
@@ -19,19 +20,38 @@ from adjudicator.core.rulings import answers, resolved, ruled
 from adjudicator.core.snapshot import Battle, Decision, PrescienceRecord, Snapshot
 from adjudicator.core.tracing import Trace, rule
 from adjudicator.core.vocabulary import ActionType, DecisionType, FactionId
-from adjudicator.rules.battle.commands import ELEMENT_FIELDS, PRESCIENCE, prelude_order
+from adjudicator.rules.battle.commands import (
+    ELEMENT_FIELDS,
+    MAY_REDO,
+    PRESCIENCE,
+    REDO_QUESTION,
+    facing,
+    prelude_order,
+    used_again,
+    uses_cancelled,
+)
 from adjudicator.rules.battle.karama_window import open_power_window
 from adjudicator.rules.battle.plan_decision import legal_plans, limits
-from adjudicator.rules.battle.voice import facing
+from adjudicator.rules.battle.plans import least_support
 from adjudicator.rules.state import NextSnapshot, finish
 
 ATREIDES = FactionId.ATREIDES.value
 ELEMENTS = tuple(ELEMENT_FIELDS)
+PUBLIC = "public"
+WITH_SUPPORT = "with-support"
+# the readings a Prescience records when chosen (the defaults are never recorded)
+ASK_READINGS = {"prescience-visibility": PUBLIC, "prescience-dial-support": WITH_SUPPORT}
 
 
 @rule("battle.prescience.who")
 def prescience_target(snapshot: Snapshot, battle: Battle) -> str | None:
     return facing(snapshot, battle, ATREIDES)
+
+
+SECOND_QUESTION = "prescience-second-question"
+VISIBILITY = "prescience-visibility"
+DIAL_SUPPORT = "prescience-dial-support"
+NO_LEADER = {"leader": None, "cheap_hero": None}
 
 
 def prescience_step(state: NextSnapshot) -> dict[str, Any] | None:
@@ -40,11 +60,13 @@ def prescience_step(state: NextSnapshot) -> dict[str, Any] | None:
     snapshot = state.as_snapshot()
     battle = snapshot.battle
     assert battle is not None
-    if ATREIDES not in snapshot.factions or battle.cancelled(PRESCIENCE, ATREIDES):
+    if ATREIDES not in snapshot.factions or not prescience_available(state, battle):
         return None
     record = battle.prescience
     if record is not None:
         if record.answer is not None:
+            if may_ask_again(state, record):
+                return opened(ATREIDES, PrescienceDecision(territory=battle.territory, opponent=record.target))
             return None
         answer = PrescienceAnswerDecision(territory=battle.territory, owner=record.player, element=record.element)
         return opened(record.target, answer)
@@ -55,10 +77,43 @@ def prescience_step(state: NextSnapshot) -> dict[str, Any] | None:
     return opened(ATREIDES, PrescienceDecision(territory=battle.territory, opponent=target))
 
 
+def prescience_available(state: NextSnapshot, battle: Battle) -> bool:
+    """Not cancelled, or cancelled once where battle-karama-redo is may-redo."""
+    cancelled = uses_cancelled(battle, PRESCIENCE, ATREIDES)
+    if not cancelled:
+        return True
+    if state.readings.get(REDO_QUESTION) == MAY_REDO and cancelled == 1:
+        used_again()
+        return True
+    return False
+
+
+@rule("battle.prescience.asked-under")
+def asked_under(chosen: dict[str, str]) -> dict[str, str]:
+    return chosen
+
+
+def may_ask_again(state: NextSnapshot, record: PrescienceRecord) -> bool:
+    """Whether a further question follows this answer (only under may-ask-again, once per use)."""
+    if state.readings.get(SECOND_QUESTION) != "may-ask-again" or record.earlier is not None:
+        return False
+    return asks_again(record)
+
+
+@rule("battle.prescience.ask-again")
+def asks_again(record: PrescienceRecord) -> bool:
+    return record.element == "leader" and dict(record.answer or {}) == NO_LEADER
+
+
 def prescience_options(snapshot: Snapshot, decision: Decision) -> list[dict[str, Any]]:
     player = decision.player
+    record = snapshot.battle.prescience if snapshot.battle is not None else None
+    # a further question after a no-leader answer asks another element
+    asked = record.element if record is not None and record.answer is not None else None
     options: list[dict[str, Any]] = [
-        {"type": ActionType.USE_PRESCIENCE.value, "player": player, "element": element} for element in ELEMENTS
+        {"type": ActionType.USE_PRESCIENCE.value, "player": player, "element": element}
+        for element in ELEMENTS
+        if element != asked
     ]
     options.append({"type": ActionType.DECLINE_PRESCIENCE.value, "player": player})
     return options
@@ -70,10 +125,16 @@ def possible_answers(snapshot: Snapshot, battle: Battle, faction: str, element: 
     if not plans:
         return []
     if element == "dial":
-        dial_max, _ = limits(snapshot, battle, faction)
+        dial_max, most = limits(snapshot, battle, faction)
         step = 1 if snapshot.ruleset.advanced else 2
+        dials = [halves / 2 if halves % 2 else halves // 2 for halves in range(0, round(dial_max * 2) + 1, step)]
+        record = battle.prescience
+        if record is None or record.readings.get(DIAL_SUPPORT) != WITH_SUPPORT:
+            return [{"dial": dial} for dial in dials]
         return [
-            {"dial": halves / 2 if halves % 2 else halves // 2} for halves in range(0, round(dial_max * 2) + 1, step)
+            {"dial": dial, "spice": spice}
+            for dial in dials
+            for spice in range(least_support(snapshot, battle, faction, round(dial * 2)) or 0, most + 1)
         ]
     found: list[dict[str, Any]] = []
     for option in plans:
@@ -99,7 +160,26 @@ def use_prescience(snapshot: Snapshot, action: Action, context: Context, trace: 
     pending = snapshot.pending
     assert pending is not None and action.player is not None
     target = str(pending.as_(PrescienceDecision).opponent)
-    record = PrescienceRecord(action.player, target, str(action.fields["element"]))
+    battle = snapshot.battle
+    assert battle is not None
+    element = str(action.fields["element"])
+    chosen = {q: c for q, c in ASK_READINGS.items() if context.interpretations.get(q) == c}
+    if chosen.get(DIAL_SUPPORT) is not None and (element != "dial" or not snapshot.ruleset.advanced):
+        del chosen[DIAL_SUPPORT]  # support spice is disclosed only with a dial of the advanced game
+    asked_under(chosen)
+    if uses_cancelled(battle, PRESCIENCE, action.player):
+        chosen[REDO_QUESTION] = MAY_REDO  # a Prescience used again after a cancellation
+    earlier = battle.prescience
+    if earlier is not None and earlier.answer is not None:
+        # a further question after a no-leader answer: the same use, so no Karama window of its own
+        record = PrescienceRecord(
+            action.player, target, element, None, MappingProxyType({**earlier.readings, **chosen}), earlier.answer
+        )
+        state = NextSnapshot(snapshot)
+        ask(state, record)
+        summary = {"prescience": {"player": record.player, "target": target, "element": element, "again": True}}
+        return finish(snapshot, state, summary, trace, context)
+    record = PrescienceRecord(action.player, target, element, None, MappingProxyType(chosen))
     state = NextSnapshot(snapshot)
     ask(state, record)
     summary = {"prescience": {"player": record.player, "target": target, "element": record.element}}
@@ -127,12 +207,14 @@ def ask(state: NextSnapshot, record: PrescienceRecord) -> None:
 def decline_prescience(snapshot: Snapshot, action: Action, context: Context, trace: Trace) -> Adjudication:
     state = NextSnapshot(snapshot)
     state.event("prescience-declined", "battle.prescience.ask", faction=action.player)
-    state.prelude_done()
+    state.prelude_done(PRESCIENCE)
     return finish(snapshot, state, {"prescience": None}, trace, context)
 
 
 @rule("battle.prescience.visibility")
-def answer_seen_by(battle: Battle, record: PrescienceRecord) -> list[str]:
+def answer_seen_by(battle: Battle, record: PrescienceRecord, everyone: tuple[str, ...]) -> list[str]:
+    if record.readings.get(VISIBILITY) == PUBLIC:
+        return list(everyone)
     facing_side = battle.defender if record.target == battle.aggressor else battle.aggressor
     return list(dict.fromkeys((record.player, record.target, facing_side)))
 
@@ -147,11 +229,11 @@ def answer_prescience(snapshot: Snapshot, action: Action, context: Context, trac
     battle = snapshot.battle
     assert battle is not None and battle.prescience is not None
     record = battle.prescience
-    answer = {name: action.fields.get(name) for name in ELEMENT_FIELDS[record.element]}
-    answered = PrescienceRecord(record.player, record.target, record.element, answer)
+    answer = {name: action.fields.get(name) for name in answer_fields(record)}
+    answered = PrescienceRecord(record.player, record.target, record.element, answer, record.readings, record.earlier)
     state = NextSnapshot(snapshot)
     state.set_prescience(answered)
-    seen_by = answer_seen_by(battle, record)
+    seen_by = answer_seen_by(battle, record, state.storm_order)
     state.event(
         "prescience-answered",
         "battle.prescience.visibility",
@@ -160,10 +242,24 @@ def answer_prescience(snapshot: Snapshot, action: Action, context: Context, trac
         answer=answer,
         visible_to=seen_by,
     )
-    single_question()
-    state.prelude_done()
+    if not may_ask_again(state_with(state, context), answered):
+        single_question()
+        state.prelude_done(PRESCIENCE)
     summary = {"prescience": {"target": record.target, "element": record.element, "answered": True}}
     return finish(snapshot, state, summary, trace, context)
+
+
+def state_with(state: NextSnapshot, context: Context) -> NextSnapshot:
+    state.readings = context.interpretations
+    return state
+
+
+def answer_fields(record: PrescienceRecord) -> tuple[str, ...]:
+    """The plan fields an answer names: the element's, and the support spice with a dial under
+    prescience-dial-support with-support."""
+    if record.element == "dial" and record.readings.get(DIAL_SUPPORT) == WITH_SUPPORT:
+        return (*ELEMENT_FIELDS["dial"], "spice")
+    return ELEMENT_FIELDS[record.element]
 
 
 DECLARED = RuleModule(
@@ -178,8 +274,8 @@ DECLARED = RuleModule(
     },
     steps={DecisionType.PRESCIENCE.value: prescience_step},
     implements={
-        "prescience-visibility": ("seen-by-the-battle",),
-        "prescience-second-question": ("none-after-answer",),
-        "prescience-dial-support": ("wheel-only",),
+        "prescience-visibility": ("seen-by-the-battle", "public"),
+        "prescience-second-question": ("none-after-answer", "may-ask-again"),
+        "prescience-dial-support": ("wheel-only", "with-support"),
     },
 )

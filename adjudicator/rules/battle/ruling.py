@@ -66,7 +66,9 @@ def _rulable(snapshot: Snapshot, action: Action, context: Context) -> list[Viola
     if shown:  # a viewer's answer may rest on them: they are made in the open
         public_acts(shown)
     violations = battle_preconditions(snapshot, battle, context)
-    violations += plan_violations(snapshot, battle) + unmodelled_compositions(snapshot, battle, context.interpretations)
+    violations += plan_violations(snapshot, battle, context.viewer) + unmodelled_compositions(
+        snapshot, battle, context.interpretations
+    )
     violations += broken_loan_violations(snapshot, battle, context)
     if (
         snapshot.traitor_deck is None

@@ -8,6 +8,7 @@ window on it; once the window closes without a cancellation the command stands a
 
 from __future__ import annotations
 
+from types import MappingProxyType
 from typing import Any
 
 from adjudicator.core.action import Action, Context
@@ -18,24 +19,27 @@ from adjudicator.core.rulings import answers, resolved, ruled
 from adjudicator.core.snapshot import Battle, Decision, Snapshot, VoiceCommand
 from adjudicator.core.tracing import Trace, rule
 from adjudicator.core.vocabulary import ActionType, DecisionType, FactionId
-from adjudicator.rules.battle.commands import NOT_PLAY, PLAY, VOICE, voice_subjects
+from adjudicator.rules.battle.commands import (
+    EITHER_CLASS,
+    HERO_QUESTION,
+    MAY_REDO,
+    NOT_PLAY,
+    OBEY,
+    PLAY,
+    PRESCIENCE,
+    REDO_QUESTION,
+    TWO_KIND_QUESTION,
+    VOICE,
+    facing,
+    used_again,
+    uses_cancelled,
+    voice_subjects,
+)
 from adjudicator.rules.battle.karama_window import open_power_window
+from adjudicator.rules.battle.prescience import ATREIDES, prescience_step
 from adjudicator.rules.state import NextSnapshot, finish
 
 BENE_GESSERIT = FactionId.BENE_GESSERIT.value
-
-
-def facing(snapshot: Snapshot, battle: Battle, faction: str) -> str | None:
-    """The side a faction's battle power is used on: the opponent of the faction, or of its ally,
-    when either fights this battle (None: neither does)."""
-    if faction not in snapshot.factions:
-        return None
-    sides = (battle.aggressor, battle.defender)
-    ally = snapshot.factions[faction].ally
-    for friend in (faction, ally):
-        if friend in sides:
-            return sides[1] if friend == sides[0] else sides[0]
-    return None
 
 
 @rule("battle.voice.who")
@@ -43,18 +47,82 @@ def voice_target(snapshot: Snapshot, battle: Battle) -> str | None:
     return facing(snapshot, battle, BENE_GESSERIT)
 
 
+ORDER_QUESTION = "voice-prescience-order"
+PRESCIENCE_MAY_LEAD = ("either-order", "voice-lost-after-prescience")
+# the readings a Voice records when chosen (the defaults are never recorded)
+VOICE_READINGS = {HERO_QUESTION: OBEY, TWO_KIND_QUESTION: EITHER_CLASS}
+
+
 def voice_step(state: NextSnapshot) -> dict[str, Any] | None:
     """The step builder: the Voice offered, unless the Bene Gesserit have no side here, it is cancelled
-    or already spoken."""
+    or already spoken. Where the reading lets Prescience come first, the Atreides are asked first."""
     snapshot = state.as_snapshot()
     battle = snapshot.battle
     assert battle is not None
-    if BENE_GESSERIT not in snapshot.factions or battle.voice is not None or battle.cancelled(VOICE, BENE_GESSERIT):
-        return None
+    order = state.readings.get(ORDER_QUESTION)
+    if order in PRESCIENCE_MAY_LEAD:
+        early = prescience_first(state, battle)
+        if early is not None:
+            return early
+    if BENE_GESSERIT not in snapshot.factions or battle.voice is not None or not voice_available(state, battle):
+        return _voice_over(state, battle, order)
+    if order == "voice-lost-after-prescience" and battle.prescience is not None:
+        voice_lost()
+        return _voice_over(state, battle, order)
     target = voice_target(snapshot, battle)
     if target is None:
-        return None
+        return _voice_over(state, battle, order)
     return opened(BENE_GESSERIT, VoiceDecision(territory=battle.territory, opponent=target))
+
+
+def voice_available(state: NextSnapshot, battle: Battle) -> bool:
+    """Not cancelled, or cancelled once where battle-karama-redo is may-redo."""
+    cancelled = uses_cancelled(battle, VOICE, BENE_GESSERIT)
+    if not cancelled:
+        return True
+    if state.readings.get(REDO_QUESTION) == MAY_REDO and cancelled == 1:
+        used_again()
+        return True
+    return False
+
+
+@rule("battle.prelude.voice-lost")
+def voice_lost() -> None:
+    pass
+
+
+def prescience_first(state: NextSnapshot, battle: Battle) -> dict[str, Any] | None:
+    """Prescience asked before the Voice: once, while the Voice step is still ahead of it and no
+    Voice is spoken (the prelude then runs Prescience, the Voice, and Prescience again if passed)."""
+    prelude = list(battle.prelude)
+    if battle.voice is not None or prelude[:2] != [VOICE, PRESCIENCE] or battle.prescience is not None:
+        return None
+    decision = prescience_step(state)
+    if decision is None:
+        return None
+    prescience_may_lead()
+    state.reorder_prelude([PRESCIENCE, VOICE, *prelude[2:]])
+    return decision
+
+
+@rule("battle.prelude.either-order")
+def prescience_may_lead() -> None:
+    pass
+
+
+def _voice_over(state: NextSnapshot, battle: Battle, order: str | None) -> dict[str, Any] | None:
+    """The Voice step is over; where Prescience was passed before it, it is offered again after."""
+    if order in PRESCIENCE_MAY_LEAD:
+        _offer_prescience_again(state, battle)
+    return None
+
+
+def _offer_prescience_again(state: NextSnapshot, battle: Battle) -> None:
+    prelude = list(battle.prelude)
+    if PRESCIENCE in prelude or battle.prescience is not None or battle.cancelled(PRESCIENCE, ATREIDES):
+        return
+    if prelude and prelude[0] == VOICE:
+        state.reorder_prelude([VOICE, PRESCIENCE, *prelude[1:]])
 
 
 def voice_options(snapshot: Snapshot, decision: Decision) -> list[dict[str, Any]]:
@@ -79,7 +147,14 @@ def use_voice(snapshot: Snapshot, action: Action, context: Context, trace: Trace
     pending = snapshot.pending
     assert pending is not None and action.player is not None
     target = str(pending.as_(VoiceDecision).opponent)
-    voice = VoiceCommand(action.player, target, str(action.fields["command"]), str(action.fields["subject"]))
+    chosen = {q: c for q, c in VOICE_READINGS.items() if context.interpretations.get(q) == c}
+    battle = snapshot.battle
+    assert battle is not None
+    if uses_cancelled(battle, VOICE, action.player):
+        chosen[REDO_QUESTION] = MAY_REDO  # a Voice used again after a cancellation
+    voice = VoiceCommand(
+        action.player, target, str(action.fields["command"]), str(action.fields["subject"]), MappingProxyType(chosen)
+    )
     state = NextSnapshot(snapshot)
     speak(state, voice)
     summary = {"voice": voice.to_dict()}
@@ -92,16 +167,20 @@ def use_voice(snapshot: Snapshot, action: Action, context: Context, trace: Trace
 
 
 @rule("battle.voice.decline")
-def decline(state: NextSnapshot, player: str) -> None:
+def decline(state: NextSnapshot, player: str, order: str | None = None) -> None:
     state.event("voice-declined", "battle.voice.decline", faction=player)
-    state.prelude_done()
+    if order in PRESCIENCE_MAY_LEAD:
+        battle = state.as_snapshot().battle
+        assert battle is not None
+        _offer_prescience_again(state, battle)
+    state.prelude_done(VOICE)
 
 
 @ruled(answers(DecisionType.VOICE.value))
 def decline_voice(snapshot: Snapshot, action: Action, context: Context, trace: Trace) -> Adjudication:
     assert action.player is not None
     state = NextSnapshot(snapshot)
-    decline(state, action.player)
+    decline(state, action.player, context.interpretations.get(ORDER_QUESTION))
     return finish(snapshot, state, {"voice": None}, trace, context)
 
 
@@ -109,5 +188,9 @@ DECLARED = RuleModule(
     handlers={ActionType.USE_VOICE: use_voice, ActionType.DECLINE_VOICE: decline_voice},
     decisions={DecisionType.VOICE.value: DecisionKind(voice_options)},
     steps={DecisionType.VOICE.value: voice_step},
-    implements={"voice-only-hero-forbidden": ("cannot-comply",), "voice-prescience-order": ("voice-first",)},
+    implements={
+        "voice-only-hero-forbidden": ("cannot-comply", "obey"),
+        "voice-prescience-order": ("voice-first", "either-order", "voice-lost-after-prescience"),
+        "voice-two-kind-cards": ("own-name-only", "either-class"),
+    },
 )

@@ -89,7 +89,7 @@ def _open_before_resolution(state: NextSnapshot, rulebook: Rules) -> dict[str, A
         decision = builder(state) if builder is not None else None
         if decision is not None:
             return decision
-        state.prelude_done()
+        state.prelude_done(step)
     plans = rulebook.steps.get(DecisionType.BATTLE_PLAN.value)
     return plans(state) if plans is not None else None
 

@@ -229,9 +229,14 @@ class WorkingCopy:
         steps = battle.get("prelude") if battle is not None else None
         return str(steps[0]) if steps else None
 
-    def prelude_done(self) -> None:
-        """The open step before the plans is over: the next one (or the plans) follows."""
+    def reorder_prelude(self, steps: list[str]) -> None:
+        """The steps still to come before the plans, in a new order (a reading of their order)."""
+        self.wire["battle"]["prelude"] = list(steps)
+
+    def prelude_done(self, step: str) -> None:
+        """The step before the plans now open, `step`, is over: the next one (or the plans) follows."""
         battle = self.wire["battle"]
+        assert self.prelude_step == step, f"{step} is not the open step before the plans"
         battle["prelude"].pop(0)
         if not battle["prelude"]:
             del battle["prelude"]
