@@ -424,6 +424,20 @@ class KaramaUseSchema(Schema):
     card = id_field("the card played as Karama", required=True)
 
 
+TRUTHTRANCE_ANSWERS = ["yes", "no"]
+
+
+class TruthtranceAnswerSchema(Schema):
+    """A Truthtrance answer held against a side's plan in this battle (question truthtrance-binds-plan)."""
+
+    player = faction_field(required=True, metadata={"description": "who played the Truthtrance"})
+    target = faction_field(required=True, metadata={"description": "the side that answered"})
+    subject = id_field("the kind of card asked about (a Voice subject)", required=True)
+    answer = Choice(
+        TRUTHTRANCE_ANSWERS, required=True, metadata={"description": "yes: it will play one; no: it will not"}
+    )
+
+
 class PlanSeenSchema(Schema):
     """The advanced Atreides' special Karama used in this battle: whose whole plan it sees."""
 
@@ -469,6 +483,11 @@ class BattleSchema(Schema):
         metadata={"description": "faction powers a Karama cancelled in this battle"},
     )
     plan_seen = fields.Nested(PlanSeenSchema, allow_none=True)
+    truthtrance = fields.List(
+        fields.Nested(TruthtranceAnswerSchema),
+        validate=validate.Length(max=12),
+        metadata={"description": "Truthtrance answers that bind a plan in this battle"},
+    )
     revealed = StrictBoolean(
         metadata={
             "description": "whether the locked plans have been revealed (default true: traitor calls and a "
@@ -541,6 +560,7 @@ class DecisionSchema(Schema):
         PRESCIENCE_ELEMENTS, allow_none=True, metadata={"description": "prescience-answer: the element asked for"}
     )
     power = id_field("battle-karama: the faction power that may be cancelled", allow_none=True)
+    subject = id_field("truthtrance-answer: the kind of card the question asks about", allow_none=True)
 
 
 class TerrorTokenSchema(Schema):
@@ -711,7 +731,13 @@ class ActionSchema(Schema):
         metadata={"description": "choose-battle: the side of a storm-divided territory (null: the whole territory)"},
     )
     command = Choice(VOICE_COMMANDS, metadata={"description": "use-voice: play, or not play"})
-    subject = id_field("use-voice: the kind of card commanded")
+    subject = id_field(
+        "use-voice: the kind of card commanded; play-truthtrance (optional): the kind of card the question asks"
+        " whether the target will play in this battle"
+    )
+    answer = Choice(TRUTHTRANCE_ANSWERS, metadata={"description": "answer-truthtrance: yes or no"})
+    to = faction_field(metadata={"description": "give-spice: the Emperor's ally receiving the spice"})
+    amount = count_field(1000, "give-spice: the spice given (at least 1)")
     element = Choice(PRESCIENCE_ELEMENTS, metadata={"description": "use-prescience: the element asked for"})
     power = id_field("karama-cancel in the battle-karama window on the later powers: the power cancelled")
     target = faction_field(

@@ -306,6 +306,18 @@ class PrescienceAnswerDecision(DecisionRecord):
 
 
 @dataclass(frozen=True, slots=True)
+class TruthtranceAnswerDecision(DecisionRecord):
+    """The side asked by `owner`'s Truthtrance answers yes or no: will it play a card of `subject`
+    (a Voice subject) in this battle?"""
+
+    territory: str | None = None
+    owner: str | None = None
+    subject: str | None = None
+
+    TYPE: ClassVar[DecisionType] = DecisionType.TRUTHTRANCE_ANSWER
+
+
+@dataclass(frozen=True, slots=True)
 class BattleKaramaDecision(DecisionRecord):
     """A Karama window on `owner`'s `power` in this battle: the asked faction's Karama cards and the
     factions still to ask."""
@@ -344,6 +356,7 @@ DECISION_RECORDS: Mapping[str, type[DecisionRecord]] = {
         PrescienceDecision,
         PrescienceAnswerDecision,
         BattleKaramaDecision,
+        TruthtranceAnswerDecision,
     )
 }
 

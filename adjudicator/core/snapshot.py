@@ -400,6 +400,24 @@ class PrescienceRecord:
 
 
 @dataclass(frozen=True, slots=True)
+class TruthtranceAnswer:
+    """A Truthtrance answer held against `target`'s plan in this battle (question
+    truthtrance-binds-plan): whether it will (`yes`) or will not (`no`) play a card of `subject`."""
+
+    player: str
+    target: str
+    subject: str
+    answer: str
+
+    @classmethod
+    def from_dict(cls, raw: Mapping[str, Any]) -> TruthtranceAnswer:
+        return cls(raw["player"], raw["target"], raw["subject"], raw["answer"])
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"player": self.player, "target": self.target, "subject": self.subject, "answer": self.answer}
+
+
+@dataclass(frozen=True, slots=True)
 class PlanSeen:
     """The advanced Atreides' special Karama in this battle: `player` sees `target`'s whole plan,
     which `target` therefore makes first."""
@@ -449,6 +467,7 @@ class Battle:
     prescience: PrescienceRecord | None = None
     karama: tuple[KaramaUse, ...] = ()  # faction powers cancelled in this battle
     plan_seen: PlanSeen | None = None  # the advanced Atreides' special Karama: whose plan it sees
+    truthtrance: tuple[TruthtranceAnswer, ...] = ()  # Truthtrance answers held against a plan
 
     @classmethod
     def from_dict(cls, raw: Mapping[str, Any]) -> Battle:
@@ -467,6 +486,7 @@ class Battle:
             prescience=None if raw.get("prescience") is None else PrescienceRecord.from_dict(raw["prescience"]),
             karama=tuple(KaramaUse.from_dict(k) for k in raw.get("karama") or ()),
             plan_seen=None if raw.get("plan_seen") is None else PlanSeen.from_dict(raw["plan_seen"]),
+            truthtrance=tuple(TruthtranceAnswer.from_dict(t) for t in raw.get("truthtrance") or ()),
         )
 
     def cancelled(self, power: str, target: str) -> bool:
@@ -488,6 +508,7 @@ class Battle:
             **({} if self.prescience is None else {"prescience": self.prescience.to_dict()}),
             **({"karama": [k.to_dict() for k in self.karama]} if self.karama else {}),
             **({} if self.plan_seen is None else {"plan_seen": self.plan_seen.to_dict()}),
+            **({"truthtrance": [t.to_dict() for t in self.truthtrance]} if self.truthtrance else {}),
             **({} if self.resolution is None else {"resolution": self.resolution.to_wire()}),
         }
 

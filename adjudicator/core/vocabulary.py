@@ -161,6 +161,8 @@ class ActionType(StrEnum):
     ANSWER_PRESCIENCE = "answer-prescience"
     KARAMA_SEE_PLAN = "karama-see-plan"
     PLAY_TRUTHTRANCE = "play-truthtrance"
+    ANSWER_TRUTHTRANCE = "answer-truthtrance"
+    GIVE_SPICE = "give-spice"
 
 
 class DecisionType(StrEnum):
@@ -188,6 +190,7 @@ class DecisionType(StrEnum):
     PRESCIENCE = "prescience"
     PRESCIENCE_ANSWER = "prescience-answer"
     BATTLE_KARAMA = "battle-karama"
+    TRUTHTRANCE_ANSWER = "truthtrance-answer"
 
 
 # The phases in which each decision type can be open, from where the rules open it: the choice of the
@@ -218,6 +221,7 @@ DECISION_PHASES: Mapping[DecisionType, frozenset[Phase]] = MappingProxyType(
         DecisionType.PRESCIENCE: _BATTLE,
         DecisionType.PRESCIENCE_ANSWER: _BATTLE,
         DecisionType.BATTLE_KARAMA: _BATTLE,
+        DecisionType.TRUTHTRANCE_ANSWER: _BATTLE,
         DecisionType.DUKE_VIDAL_ACQUISITION: frozenset({Phase.SHIPMENT_MOVEMENT}),
         DecisionType.DUKE_VIDAL_KARAMA: frozenset({Phase.SHIPMENT_MOVEMENT}),
         DecisionType.EXTORTION_PAYMENT: frozenset({Phase.MENTAT_PAUSE}),

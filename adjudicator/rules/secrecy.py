@@ -133,11 +133,11 @@ def decision_is_private(decision: dict[str, Any] | None, viewer: str | None) -> 
 # actions whose legality shows what the acting faction holds in secret: which Terror token lies where;
 # whether a reviver holds the spice (or the Ghola card) its revival needs; whether CHOAM holds the
 # Karama card and the cards it names for its cash-in; whether the Atreides hold a Karama for their special
-# Karama, or a player a Truthtrance
+# Karama, or a player a Truthtrance; whether the Emperor holds the spice it gives its ally
 HIDDEN_LEGALITY = frozenset(
-    {"choam-cash-in", "reveal-extortion", "revive-leader", "karama-see-plan", "play-truthtrance"}
+    {"choam-cash-in", "reveal-extortion", "revive-leader", "karama-see-plan", "play-truthtrance", "give-spice"}
 )
-_SPICE_LEGALITY = frozenset({"revive-leader"})
+_SPICE_LEGALITY = frozenset({"revive-leader", "give-spice"})
 
 
 @rule("secrecy.private-answers")
@@ -280,4 +280,4 @@ def redact(snapshot: Snapshot, viewer: str | None) -> tuple[dict[str, Any], list
 
 
 # rule functions only: no handler, decision or step of its own
-DECLARED = RuleModule()
+DECLARED = RuleModule(implements={"prescience-ally-owner-sees": ("atreides-see",)})

@@ -1,9 +1,17 @@
 """Truthtrance in the Battle phase (`play-truthtrance`): the card is played from the hand and
-discarded, the question put is recorded as a public event, and nothing else changes: the open
-decision stays open and no plan is touched.
+discarded and the question put is recorded as a public event.
 
-The question is free text put to the table, so the engine holds no answer against later actions
-(question truthtrance-binds-plan). Whether a player may play it shows whether it holds one, so only
+A free-text question changes nothing: the open decision stays open and no plan is bound, under either
+reading of question truthtrance-binds-plan (the engine cannot tie free text to a plan). A structured
+question (`subject`, one of the Voice's subjects) asks a side of the battle whether it will play a card
+of that kind in this battle: the asked side answers yes or no in a public `truthtrance-answer`
+decision, and the open decision is then opened again as it was. Under `answer-binds` the answer binds
+the plan as a Voice play/not-play command does (released when no plan it could lock honours it);
+under `answer-not-held` it is recorded and binds nothing.
+
+This engine version asks a structured question only of a side whose plan is not locked while the
+Voice, the Prescience or a plan is awaited (the decisions it can reopen as they were); elsewhere it is
+answered `not-implemented`. Whether a player may play the card shows whether it holds one, so only
 that player (or a referee) can have it ruled (`HIDDEN_LEGALITY`). Outside the Battle phase the card
 is answered `not-implemented`.
 """
@@ -14,15 +22,27 @@ from typing import Any
 
 from adjudicator.core.action import Action, Context
 from adjudicator.core.catalog import card_kind
+from adjudicator.core.decisions import TruthtranceAnswerDecision, opened
 from adjudicator.core.results import Adjudication, Violation
-from adjudicator.core.rulebook import RuleModule
-from adjudicator.core.rulings import illegal, resolved, ruled
-from adjudicator.core.snapshot import Snapshot
+from adjudicator.core.rulebook import DecisionKind, RuleModule
+from adjudicator.core.rulings import answers, illegal, resolved, ruled
+from adjudicator.core.snapshot import Decision, Snapshot, TruthtranceAnswer
 from adjudicator.core.tracing import Trace, rule
-from adjudicator.core.vocabulary import ActionType, Phase
-from adjudicator.rules.state import NextSnapshot
+from adjudicator.core.vocabulary import ActionType, DecisionType, Phase
+from adjudicator.rules.battle.commands import voice_subjects
+from adjudicator.rules.state import NextSnapshot, finish
 
 BINDS_QUESTION = "truthtrance-binds-plan"
+ANSWERS = ("yes", "no")
+# the open decisions a structured question may interrupt: their step reopens them as they were
+RESUMABLE = frozenset(
+    {
+        DecisionType.VOICE.value,
+        DecisionType.PRESCIENCE.value,
+        DecisionType.PRESCIENCE_ANSWER.value,
+        DecisionType.BATTLE_PLAN.value,
+    }
+)
 
 
 def _violations(snapshot: Snapshot, action: Action, context: Context) -> list[Violation]:
@@ -53,6 +73,40 @@ def _violations(snapshot: Snapshot, action: Action, context: Context) -> list[Vi
         ]
     if not action.fields.get("question"):
         return [Violation("missing-question", "name the question asked", "/action/question", "cards.truthtrance.play")]
+    if action.fields.get("subject") is not None:
+        return _subject_violations(snapshot, action, str(target))
+    return []
+
+
+def _subject_violations(snapshot: Snapshot, action: Action, target: str) -> list[Violation]:
+    subject = action.fields.get("subject")
+    if subject not in voice_subjects(snapshot):
+        return [
+            Violation(
+                "bad-subject",
+                f"a structured question names a kind of card of this game: {voice_subjects(snapshot)}",
+                "/action/subject",
+                "cards.truthtrance.question",
+            )
+        ]
+    battle, pending = snapshot.battle, snapshot.pending
+    if (
+        battle is None
+        or battle.resolution is not None
+        or battle.revealed
+        or target not in (battle.aggressor, battle.defender)
+        or target in battle.plans
+        or pending is None
+        or pending.type not in RESUMABLE
+    ):
+        return [
+            Violation(
+                "not-implemented",
+                "this engine version asks a structured Truthtrance question only of a side of the battle whose"
+                " plan is not locked, while the Voice, the Prescience or a plan is awaited",
+                "/action/subject",
+            )
+        ]
     return []
 
 
@@ -64,8 +118,17 @@ def play_truthtrance(state: NextSnapshot, player: str, card: str, target: str, q
 
 
 @rule("cards.truthtrance.battle")
-def plans_unchanged(context: Context) -> bool:
-    return context.choice(BINDS_QUESTION) == "answer-not-held"
+def plans_unchanged() -> None:
+    pass
+
+
+@rule("cards.truthtrance.question")
+def ask(state: NextSnapshot, player: str, target: str, subject: str) -> dict[str, Any]:
+    decision = opened(
+        target, TruthtranceAnswerDecision(territory=state.battle_territory, owner=player, subject=subject)
+    )
+    state.set_pending(decision)
+    return decision
 
 
 @ruled()
@@ -77,14 +140,52 @@ def truthtrance(snapshot: Snapshot, action: Action, context: Context, trace: Tra
     card, target, question = (str(action.fields[k]) for k in ("card", "target", "question"))
     state = NextSnapshot(snapshot)
     play_truthtrance(state, action.player, card, target, question)
-    if snapshot.battle is not None:
-        plans_unchanged(context)
     summary: dict[str, Any] = {"truthtrance": {"player": action.player, "target": target, "question": question}}
+    subject = action.fields.get("subject")
+    if subject is not None:
+        summary["truthtrance"]["subject"] = subject
+        decision: dict[str, Any] | None = ask(state, action.player, target, str(subject))
+        options = context.rulebook.options(state.as_snapshot())
+        return resolved(state.outcome(summary), decision, options, trace, context)
+    if snapshot.battle is not None:
+        plans_unchanged()
     decision = None if snapshot.pending is None else snapshot.pending.to_dict()
     return resolved(state.outcome(summary), decision, context.rulebook.options(state.as_snapshot()), trace, context)
 
 
+def answer_options(snapshot: Snapshot, decision: Decision) -> list[dict[str, Any]]:
+    return [{"type": ActionType.ANSWER_TRUTHTRANCE.value, "player": decision.player, "answer": a} for a in ANSWERS]
+
+
+@rule("cards.truthtrance.answer-binds")
+def hold(state: NextSnapshot, answer: TruthtranceAnswer) -> None:
+    state.hold_truthtrance(answer)
+
+
+@ruled(answers(DecisionType.TRUTHTRANCE_ANSWER.value))
+def answer_truthtrance(snapshot: Snapshot, action: Action, context: Context, trace: Trace) -> Adjudication:
+    pending = snapshot.pending
+    assert pending is not None and action.player is not None
+    asked = pending.as_(TruthtranceAnswerDecision)
+    answer = TruthtranceAnswer(str(asked.owner), action.player, str(asked.subject), str(action.fields["answer"]))
+    state = NextSnapshot(snapshot)
+    binds = context.choice(BINDS_QUESTION) == "answer-binds"
+    state.event(
+        "truthtrance-answered",
+        "cards.truthtrance.answer-binds" if binds else "cards.truthtrance.battle",
+        faction=action.player,
+        **answer.to_dict(),
+        binds=binds,
+    )
+    if binds:
+        hold(state, answer)
+    else:
+        plans_unchanged()
+    return finish(snapshot, state, {"truthtrance": {**answer.to_dict(), "binds": binds}}, trace, context)
+
+
 DECLARED = RuleModule(
-    handlers={ActionType.PLAY_TRUTHTRANCE: truthtrance},
-    implements={BINDS_QUESTION: ("answer-not-held",)},
+    handlers={ActionType.PLAY_TRUTHTRANCE: truthtrance, ActionType.ANSWER_TRUTHTRANCE: answer_truthtrance},
+    decisions={DecisionType.TRUTHTRANCE_ANSWER.value: DecisionKind(answer_options, self_contained=True)},
+    implements={BINDS_QUESTION: ("answer-not-held", "answer-binds")},
 )

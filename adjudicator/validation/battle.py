@@ -49,6 +49,7 @@ BEFORE_PLANS = frozenset(
         DecisionType.PRESCIENCE.value,
         DecisionType.PRESCIENCE_ANSWER.value,
         DecisionType.BATTLE_KARAMA.value,
+        DecisionType.TRUTHTRANCE_ANSWER.value,
     }
 )
 
@@ -83,6 +84,7 @@ class BattleChecks(Checker):
             DecisionType.PRESCIENCE.value: self.prelude_decision,
             DecisionType.PRESCIENCE_ANSWER.value: self.prelude_decision,
             DecisionType.BATTLE_KARAMA.value: self.prelude_decision,
+            DecisionType.TRUTHTRANCE_ANSWER.value: self.truthtrance_decision,
         }
 
     def battle(self) -> None:
@@ -175,6 +177,19 @@ class BattleChecks(Checker):
                 self.add("duplicate", "a faction is listed twice", "battle", key)
         if battle.voice is not None or battle.prescience is not None:
             self.prelude_records(battle)
+        for i, held in enumerate(battle.truthtrance):
+            if held.target not in combatants or held.player == held.target or held.player not in self.s.factions:
+                self.add(
+                    "power-record-mismatch",
+                    "a Truthtrance answer is a side's, to another faction",
+                    "battle",
+                    "truthtrance",
+                    i,
+                )
+            elif held.subject not in voice_subjects(self.s):
+                self.add(
+                    "power-record-mismatch", f"no subject {held.subject!r} here", "battle", "truthtrance", i, "subject"
+                )
 
     def prelude_records(self, battle: Battle) -> None:
         """A Voice is the Bene Gesserit's on the side facing them or their ally, naming a subject of the
@@ -304,6 +319,23 @@ class BattleChecks(Checker):
                 "battle",
                 "prelude",
             )
+
+    def truthtrance_decision(self) -> None:
+        """A Truthtrance question awaits its answer from a side of an unrevealed battle whose plan is not
+        locked, put by another faction, on a kind of card of the ruleset."""
+        decision = self.s.pending
+        battle = self.s.battle
+        assert decision is not None
+        if battle is None or battle.resolution is not None or battle.revealed:
+            self.add("decision-out-of-step", "it is open only before a battle's plans are revealed", "pending", "type")
+            return
+        if decision.player not in (battle.aggressor, battle.defender) or decision.player in battle.plans:
+            self.add("wrong-decider", "a side of the battle whose plan is not locked answers", "pending", "player")
+        owner = decision.fields.get("owner")
+        if owner not in self.s.factions or owner == decision.player:
+            self.add("decision-mismatch", "another faction of this game asked", "pending", "owner")
+        if decision.fields.get("subject") not in voice_subjects(self.s):
+            self.add("decision-mismatch", "name a kind of card of this game", "pending", "subject")
 
     def battle_choice_decision(self) -> None:
         """The next battle is chosen between battles, by the aggressor the board gives; the battles it

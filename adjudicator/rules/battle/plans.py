@@ -18,6 +18,8 @@ from adjudicator.core.snapshot import Battle, Plan, Snapshot, halves_to_number
 from adjudicator.core.tracing import rule
 from adjudicator.core.vocabulary import DUKE, BattlePower, DukeStatus, FactionId, LeaderStatus
 from adjudicator.rules.battle.commands import (
+    NOT_PLAY,
+    PLAY,
     answer_in_force,
     command_slot,
     hero_forbidden,
@@ -640,6 +642,30 @@ def unreachable_answer(answer: Mapping[str, Any], choice: str, reach: int, suppo
     return bound
 
 
+def truthtrance_violations(
+    snapshot: Snapshot, battle: Battle, faction: str, plan: Plan, hand_known: bool = True
+) -> list[Violation]:
+    found = []
+    for held in battle.truthtrance:
+        command = PLAY if held.answer == "yes" else NOT_PLAY
+        if held.target != faction or obeys(plan, command, held.subject):
+            continue
+        if not hand_known:  # whether it could keep to the answer rests on its hand
+            hand_checked_at_lock()
+            continue
+        if not any(obeys(other, command, held.subject) for other in candidate_plans(snapshot, battle, faction)):
+            continue  # released: no plan it could lock honours the answer
+        found.append(
+            Violation(
+                "truthtrance-contradicted",
+                f"{faction} answered {held.answer!r} to a Truthtrance on {held.subject} and must keep to it",
+                _plan_path(faction, command_slot(plan, command, held.subject)),
+                "cards.truthtrance.answer-binds",
+            )
+        )
+    return found
+
+
 @rule("battle.prescience.binds")
 def prescience_violations(snapshot: Snapshot, battle: Battle, faction: str, plan: Plan) -> list[Violation]:
     answer = binding_answer(snapshot, battle, faction)
@@ -675,6 +701,8 @@ def plan_problems(
         found += voice_violations(snapshot, battle, faction, plan, hand_known)
     if bound and battle.prescience is not None:
         found += prescience_violations(snapshot, battle, faction, plan)
+    if bound and battle.truthtrance:
+        found += truthtrance_violations(snapshot, battle, faction, plan, hand_known)
     return found
 
 
@@ -705,4 +733,10 @@ def plan_violations(snapshot: Snapshot, battle: Battle, viewer: str | None = Non
 
 
 # rule functions only: no handler, decision or step of its own
-DECLARED = RuleModule(implements={"ally-support-payment": ("own-spice-only",)})
+DECLARED = RuleModule(
+    implements={
+        "ally-support-payment": ("own-spice-only",),
+        "voice-play-cheap-hero-with-leaders": ("must-play",),
+        "prescience-cheap-hero-answer": ("cheap-hero-answers",),
+    }
+)

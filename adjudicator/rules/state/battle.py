@@ -16,6 +16,7 @@ from adjudicator.core.snapshot import (
     KaramaUse,
     Plan,
     PrescienceRecord,
+    TruthtranceAnswer,
     VoiceCommand,
 )
 from adjudicator.core.vocabulary import (
@@ -211,6 +212,11 @@ class BattleCardsState(WorkingCopy):
             battle.pop("prescience", None)
         else:
             battle["prescience"] = record.to_dict()
+
+    def hold_truthtrance(self, answer: TruthtranceAnswer) -> None:
+        """A Truthtrance answer that binds a plan in this battle."""
+        battle = self.wire["battle"]
+        battle["truthtrance"] = [*battle.get("truthtrance", []), answer.to_dict()]
 
     def record_karama(self, use: KaramaUse) -> None:
         """A faction power cancelled by a Karama card in this battle."""
