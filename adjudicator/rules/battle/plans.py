@@ -625,11 +625,14 @@ def binding_answer(snapshot: Snapshot, battle: Battle, faction: str) -> Mapping[
     most, support = dial_reach(snapshot, battle, faction)
     halves = round(float(answer["dial"]) * 2)
     spice = answer.get("spice")
-    if halves <= most and (spice is None or int(spice) <= support):
+    if halves <= most and (
+        spice is None or int(spice) <= min(support, support_held(snapshot, battle, faction, halves))
+    ):
         return answer
     assert battle.prescience is not None
     choice = battle.prescience.readings.get(UNREACHABLE_QUESTION, "highest-reachable")
-    return unreachable_answer(answer, choice, min(halves, most), support)
+    reach = min(halves, most)
+    return unreachable_answer(answer, choice, reach, min(support, support_held(snapshot, battle, faction, reach)))
 
 
 @rule("battle.prescience.unreachable")
@@ -704,6 +707,13 @@ def plan_problems(
     if bound and battle.truthtrance:
         found += truthtrance_violations(snapshot, battle, faction, plan, hand_known)
     return found
+
+
+def support_held(snapshot: Snapshot, battle: Battle, faction: str, dial_halves: int) -> int:
+    """The most support spice this dial holds (spice supports only dialed forces)."""
+    opponent = battle.defender if faction == battle.aggressor else battle.aggressor
+    forces = forces_in(snapshot, faction, battle.territory)
+    return dialed_support_limit(snapshot, faction, opponent, forces, dial_halves)
 
 
 def least_support(snapshot: Snapshot, battle: Battle, faction: str, dial_halves: int) -> int | None:

@@ -32,7 +32,7 @@ from adjudicator.rules.battle.commands import (
 )
 from adjudicator.rules.battle.karama_window import open_power_window
 from adjudicator.rules.battle.plan_decision import legal_plans, limits
-from adjudicator.rules.battle.plans import least_support
+from adjudicator.rules.battle.plans import least_support, support_held
 from adjudicator.rules.state import NextSnapshot, finish
 
 ATREIDES = FactionId.ATREIDES.value
@@ -138,7 +138,10 @@ def possible_answers(snapshot: Snapshot, battle: Battle, faction: str, element: 
         return [
             {"dial": dial, "spice": spice}
             for dial in dials
-            for spice in range(least_support(snapshot, battle, faction, round(dial * 2)) or 0, most + 1)
+            for spice in range(
+                least_support(snapshot, battle, faction, round(dial * 2)) or 0,
+                min(most, support_held(snapshot, battle, faction, round(dial * 2))) + 1,
+            )
         ]
     found: list[dict[str, Any]] = []
     for option in plans:
