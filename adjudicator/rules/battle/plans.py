@@ -616,23 +616,46 @@ def dial_reach(snapshot: Snapshot, battle: Battle, faction: str) -> tuple[int, i
 
 
 def binding_answer(snapshot: Snapshot, battle: Battle, faction: str) -> Mapping[str, Any] | None:
-    """The Prescience answer as it binds the plan now: a disclosed dial (or its support) that the side's
-    forces can no longer reach, because a Karama cancelled a power after the answer, follows question
-    prescience-answer-unreachable."""
+    """The Prescience answer as it binds the plan now: a disclosed dial (or dial and support) that the
+    side's forces can no longer reach, because a Karama cancelled a power after the answer, follows
+    question prescience-answer-unreachable."""
     answer = answer_in_force(battle, faction) if battle.prescience is not None else None
     if answer is None or "dial" not in answer:
         return answer
-    most, support = dial_reach(snapshot, battle, faction)
     halves = round(float(answer["dial"]) * 2)
-    spice = answer.get("spice")
-    if halves <= most and (
-        spice is None or int(spice) <= min(support, support_held(snapshot, battle, faction, halves))
-    ):
+    spice = None if answer.get("spice") is None else int(answer["spice"])
+    pairs = reachable_dials(snapshot, battle, faction, halves)
+    if any(dial == halves and (spice is None or paid == spice) for dial, paid in pairs):
         return answer
     assert battle.prescience is not None
     choice = battle.prescience.readings.get(UNREACHABLE_QUESTION, "highest-reachable")
-    reach = min(halves, most)
-    return unreachable_answer(answer, choice, reach, min(support, support_held(snapshot, battle, faction, reach)))
+    top = max(dial for dial, _ in pairs)
+    closest = min((paid for dial, paid in pairs if dial == top), key=lambda paid: abs(paid - (spice or 0)))
+    return unreachable_answer(answer, choice, top, closest)
+
+
+def reachable_dials(snapshot: Snapshot, battle: Battle, faction: str, up_to: int) -> list[tuple[int, int]]:
+    """Every (dial in half-points, support spice) this side can lock now, dials up to `up_to`
+    (remembered per snapshot)."""
+    key = ("reachable-dials", faction, up_to)
+    found: list[tuple[int, int]] | None = snapshot.memo.get(key)
+    if found is None:
+        found = snapshot.memo[key] = _reachable_dials(snapshot, battle, faction, up_to)
+    return found
+
+
+def _reachable_dials(snapshot: Snapshot, battle: Battle, faction: str, up_to: int) -> list[tuple[int, int]]:
+    opponent = battle.defender if faction == battle.aggressor else battle.aggressor
+    forces = forces_in(snapshot, faction, battle.territory)
+    _, support = dial_reach(snapshot, battle, faction)
+    step = 1 if snapshot.ruleset.advanced else 2
+    pairs = []
+    for dial in range(0, up_to + 1, step):
+        held = dialed_support_limit(snapshot, faction, opponent, forces, dial)
+        for paid in range(0, min(support, held) + 1):
+            if strength_halves(snapshot, faction, opponent, forces.regular, forces.elite, paid) >= dial:
+                pairs.append((dial, paid))
+    return pairs
 
 
 @rule("battle.prescience.unreachable")
@@ -641,7 +664,7 @@ def unreachable_answer(answer: Mapping[str, Any], choice: str, reach: int, suppo
         return {name: value for name, value in answer.items() if name not in ("dial", "spice")}
     bound = {**answer, "dial": halves_to_number(reach)}
     if "spice" in bound:
-        bound["spice"] = min(int(bound["spice"]), support)
+        bound["spice"] = support
     return bound
 
 
