@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from adjudicator.core.results import Violation
@@ -208,14 +209,29 @@ def redact_decision(decision: dict[str, Any], viewer: str | None, where: str, re
     return {k: v for k, v in decision.items() if k not in hidden}
 
 
+# question prescience-ally-owner-sees: in the ally's battle the answer is the ally's alone
+OWNER_SEES_QUESTION = "prescience-ally-owner-sees"
+ALLY_ONLY = "ally-only"
+
+
+def answer_kept_from_owner(readings: Mapping[str, str], owner: str, aggressor: str, defender: str) -> bool:
+    """Whether a Prescience answer is kept from the Atreides who asked it: recorded ally-only, and they
+    are no side of the battle (their ally's)."""
+    return readings.get(OWNER_SEES_QUESTION) == ALLY_ONLY and owner not in (aggressor, defender)
+
+
 @rule("secrecy.prescience-answer")
 def redact_prescience_answer(wire: dict[str, Any], viewer: str | None, redacted: list[str]) -> None:
     battle = wire["battle"]
     record = battle["prescience"]
     facing = battle["defender"] if record["target"] == battle["aggressor"] else battle["aggressor"]
-    if (record.get("readings") or {}).get("prescience-visibility") == "public":
+    readings = record.get("readings") or {}
+    if readings.get("prescience-visibility") == "public":
         return
-    if viewer not in (record["player"], record["target"], facing):
+    seeing = [record["target"], facing]
+    if not answer_kept_from_owner(readings, record["player"], battle["aggressor"], battle["defender"]):
+        seeing.append(record["player"])
+    if viewer not in seeing:
         if record["answer"] is not None:
             record["answer"] = None
             redacted.append("/snapshot/battle/prescience/answer")
@@ -280,4 +296,4 @@ def redact(snapshot: Snapshot, viewer: str | None) -> tuple[dict[str, Any], list
 
 
 # rule functions only: no handler, decision or step of its own
-DECLARED = RuleModule(implements={"prescience-ally-owner-sees": ("atreides-see",)})
+DECLARED = RuleModule(implements={OWNER_SEES_QUESTION: ("atreides-see", ALLY_ONLY)})

@@ -69,6 +69,12 @@ TWO_KIND_CLASSES: Mapping[str, tuple[str, ...]] = MappingProxyType(
 # question voice-only-hero-forbidden: the Voice against the only hero is obeyed
 HERO_QUESTION = "voice-only-hero-forbidden"
 OBEY = "obey"
+# question voice-play-cheap-hero-with-leaders: a side with leaders may play one instead
+LEADERS_QUESTION = "voice-play-cheap-hero-with-leaders"
+LEADERS_FIRST = "leaders-first"
+# question prescience-cheap-hero-answer: a Cheap Hero is not the leader answer
+CHEAP_HERO_ANSWER_QUESTION = "prescience-cheap-hero-answer"
+NO_LEADER_ANSWER = "no-leader"
 
 
 @rule("battle.voice.two-kind-cards")
@@ -120,6 +126,16 @@ def uses_cancelled(battle: Battle, power: str, target: str) -> int:
     return sum(1 for use in battle.karama if use.power == power and use.target == target)
 
 
+def leader_instead(plan: Plan, command: str, subject: str, readings: Mapping[str, str]) -> bool:
+    """Whether a plan playing a leader answers a command to play a Cheap Hero (recorded
+    voice-play-cheap-hero-with-leaders leaders-first)."""
+    return (
+        readings.get(LEADERS_QUESTION) == LEADERS_FIRST
+        and (command, subject) == (PLAY, "cheap-hero")
+        and plan.leader is not None
+    )
+
+
 def voice_in_force(battle: Battle, faction: str) -> tuple[str, str] | None:
     """The command binding this side's plan, if a Voice stands against it: (command, subject)."""
     voice = battle.voice
@@ -154,8 +170,21 @@ def answer_in_force(battle: Battle, faction: str) -> Mapping[str, Any] | None:
     if battle.cancelled(PRESCIENCE, record.player) and record.readings.get(REDO_QUESTION) != MAY_REDO:
         return None
     if record.answer is None:
-        return None if record.earlier is None else record.earlier
-    return record.answer if record.earlier is None else {**record.earlier, **record.answer}
+        found = None if record.earlier is None else record.earlier
+    else:
+        found = record.answer if record.earlier is None else {**record.earlier, **record.answer}
+    if found is None or not hero_left_free(record.readings):
+        return found
+    # under no-leader a "no leader" answer binds the leader only: a Cheap Hero stays free
+    if "leader" not in found or found["leader"] is not None:
+        return found
+    return {k: v for k, v in found.items() if k != "cheap_hero"}
+
+
+def hero_left_free(readings: Mapping[str, str]) -> bool:
+    """Whether a Cheap Hero is outside the leader answer (prescience-cheap-hero-answer no-leader,
+    recorded on the Prescience)."""
+    return readings.get(CHEAP_HERO_ANSWER_QUESTION) == NO_LEADER_ANSWER
 
 
 def element_of(plan: Plan, element: str) -> dict[str, Any]:

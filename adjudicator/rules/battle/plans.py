@@ -23,6 +23,7 @@ from adjudicator.rules.battle.commands import (
     answer_in_force,
     command_slot,
     hero_forbidden,
+    leader_instead,
     obeys,
     same_answer,
     voice_in_force,
@@ -570,6 +571,8 @@ def voice_violations(
     readings = battle.voice.readings
     if command is None or obeys(plan, *command, readings):
         return []
+    if leader_instead(plan, *command, readings):  # voice-play-cheap-hero-with-leaders leaders-first
+        return []
     if not hand_known:  # whether it could obey rests on its hand
         hand_checked_at_lock()
         return []
@@ -769,7 +772,7 @@ def plan_violations(snapshot: Snapshot, battle: Battle, viewer: str | None = Non
 DECLARED = RuleModule(
     implements={
         "ally-support-payment": ("own-spice-only",),
-        "voice-play-cheap-hero-with-leaders": ("must-play",),
-        "prescience-cheap-hero-answer": ("cheap-hero-answers",),
+        "voice-play-cheap-hero-with-leaders": ("must-play", "leaders-first"),
+        "prescience-cheap-hero-answer": ("cheap-hero-answers", "no-leader"),
     }
 )

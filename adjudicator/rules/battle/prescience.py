@@ -4,7 +4,8 @@ the plan it will play (leader, weapon, defense or dial), and that element binds 
 A use is recorded in `battle.prescience` and opens a Karama window on it; if it stands, the asked
 side answers with one of the answers some legal plan gives (the Voice in force included, since the
 Voice comes first). The answer is seen by the Atreides, the asked side and the side it faces; other
-viewers see it redacted (question prescience-visibility).
+viewers see it redacted (questions prescience-visibility and, in the ally's battle,
+prescience-ally-owner-sees).
 """
 
 from __future__ import annotations
@@ -14,18 +15,21 @@ from typing import Any
 
 from adjudicator.core.action import Action, Context
 from adjudicator.core.decisions import PrescienceAnswerDecision, PrescienceDecision, opened
-from adjudicator.core.results import Adjudication
+from adjudicator.core.results import Adjudication, Violation
 from adjudicator.core.rulebook import DecisionKind, RuleModule
-from adjudicator.core.rulings import answers, resolved, ruled
+from adjudicator.core.rulings import answers, illegal, resolved, ruled
 from adjudicator.core.snapshot import Battle, Decision, PrescienceRecord, Snapshot
 from adjudicator.core.tracing import Trace, rule
 from adjudicator.core.vocabulary import ActionType, DecisionType, FactionId
 from adjudicator.rules.battle.commands import (
+    CHEAP_HERO_ANSWER_QUESTION,
     ELEMENT_FIELDS,
     MAY_REDO,
+    NO_LEADER_ANSWER,
     PRESCIENCE,
     REDO_QUESTION,
     facing,
+    hero_left_free,
     prelude_order,
     used_again,
     uses_cancelled,
@@ -33,6 +37,7 @@ from adjudicator.rules.battle.commands import (
 from adjudicator.rules.battle.karama_window import open_power_window
 from adjudicator.rules.battle.plan_decision import legal_plans, limits
 from adjudicator.rules.battle.plans import least_support, support_held
+from adjudicator.rules.secrecy import ALLY_ONLY, OWNER_SEES_QUESTION, answer_kept_from_owner
 from adjudicator.rules.state import NextSnapshot, finish
 
 ATREIDES = FactionId.ATREIDES.value
@@ -44,6 +49,8 @@ ASK_READINGS = {
     "prescience-visibility": PUBLIC,
     "prescience-dial-support": WITH_SUPPORT,
     "prescience-answer-unreachable": "released",
+    CHEAP_HERO_ANSWER_QUESTION: NO_LEADER_ANSWER,
+    OWNER_SEES_QUESTION: ALLY_ONLY,
 }
 
 
@@ -144,8 +151,12 @@ def possible_answers(snapshot: Snapshot, battle: Battle, faction: str, element: 
             )
         ]
     found: list[dict[str, Any]] = []
+    # under no-leader a side meaning to play a Cheap Hero answers no leader (and may still play it)
+    unnamed = element == "leader" and battle.prescience is not None and hero_left_free(battle.prescience.readings)
     for option in plans:
         answer = {name: option[name] for name in ELEMENT_FIELDS[element]}
+        if unnamed:
+            answer["cheap_hero"] = None
         if answer not in found:
             found.append(answer)
     return found
@@ -223,6 +234,8 @@ def answer_seen_by(battle: Battle, record: PrescienceRecord, everyone: tuple[str
     if record.readings.get(VISIBILITY) == PUBLIC:
         return list(everyone)
     facing_side = battle.defender if record.target == battle.aggressor else battle.aggressor
+    if answer_kept_from_owner(record.readings, record.player, battle.aggressor, battle.defender):
+        return [record.target, facing_side]  # prescience-ally-owner-sees ally-only, in the ally's battle
     return list(dict.fromkeys((record.player, record.target, facing_side)))
 
 
@@ -238,6 +251,9 @@ def answer_prescience(snapshot: Snapshot, action: Action, context: Context, trac
     record = battle.prescience
     answer = {name: action.fields.get(name) for name in answer_fields(record)}
     answered = PrescienceRecord(record.player, record.target, record.element, answer, record.readings, record.earlier)
+    kept = answer_kept_from_owner(record.readings, record.player, battle.aggressor, battle.defender)
+    if kept and may_ask_again(state_with(NextSnapshot(snapshot), context), answered):
+        return illegal(snapshot, [asked_again_unheard()], trace, context)
     state = NextSnapshot(snapshot)
     state.set_prescience(answered)
     seen_by = answer_seen_by(battle, record, state.storm_order)
@@ -254,6 +270,16 @@ def answer_prescience(snapshot: Snapshot, action: Action, context: Context, trac
         state.prelude_done(PRESCIENCE)
     summary = {"prescience": {"target": record.target, "element": record.element, "answered": True}}
     return finish(snapshot, state, summary, trace, context)
+
+
+def asked_again_unheard() -> Violation:
+    """A further question after an answer the Atreides did not hear (ally-only with may-ask-again) is
+    not modelled: it would show them the answer."""
+    return Violation(
+        "not-implemented",
+        "this engine version does not adjudicate a further Prescience question after an answer kept from the Atreides",
+        f"/snapshot/battle/prescience/readings/{OWNER_SEES_QUESTION}",
+    )
 
 
 def state_with(state: NextSnapshot, context: Context) -> NextSnapshot:

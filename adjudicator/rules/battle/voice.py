@@ -22,6 +22,8 @@ from adjudicator.core.vocabulary import ActionType, DecisionType, FactionId
 from adjudicator.rules.battle.commands import (
     EITHER_CLASS,
     HERO_QUESTION,
+    LEADERS_FIRST,
+    LEADERS_QUESTION,
     MAY_REDO,
     NOT_PLAY,
     OBEY,
@@ -50,7 +52,7 @@ def voice_target(snapshot: Snapshot, battle: Battle) -> str | None:
 ORDER_QUESTION = "voice-prescience-order"
 PRESCIENCE_MAY_LEAD = ("either-order", "voice-lost-after-prescience")
 # the readings a Voice records when chosen (the defaults are never recorded)
-VOICE_READINGS = {HERO_QUESTION: OBEY, TWO_KIND_QUESTION: EITHER_CLASS}
+VOICE_READINGS = {HERO_QUESTION: OBEY, TWO_KIND_QUESTION: EITHER_CLASS, LEADERS_QUESTION: LEADERS_FIRST}
 
 
 def voice_step(state: NextSnapshot) -> dict[str, Any] | None:
