@@ -289,11 +289,24 @@ class BattleChecks(Checker):
             self.add("decision-out-of-step", "it is open only before a battle's plans", "pending", "type")
             return
         kind = decision.type
+        if decision.player not in self.s.factions:
+            self.add("wrong-decider", "a faction of this game decides", "pending", "player")
+            return
         expected: str | None = None
         if kind == DecisionType.VOICE.value:
             expected = FactionId.BENE_GESSERIT.value
         elif kind == DecisionType.PRESCIENCE.value:
             expected = FactionId.ATREIDES.value
+        if expected is not None:
+            # the side the power is used on is the battle's, as the step builder gives it
+            side = facing(self.s, battle, expected)
+            if side is None:
+                self.add(
+                    "decision-out-of-step", f"neither {expected} nor its ally fights this battle", "pending", "type"
+                )
+                return
+            if "opponent" in decision.fields and decision.fields["opponent"] != side:
+                self.add("decision-mismatch", f"'opponent' must be {side!r}", "pending", "opponent")
         elif kind == DecisionType.PRESCIENCE_ANSWER.value:
             if battle.prescience is None or battle.prescience.answer is not None:
                 self.add("decision-out-of-step", "no Prescience question awaits its answer", "pending", "type")
@@ -305,8 +318,12 @@ class BattleChecks(Checker):
         else:
             power = decision.fields.get("power")
             used = {"voice": battle.voice, "prescience": battle.prescience}
-            if power in used and used[power] is None:
+            record = used.get(power) if isinstance(power, str) else None
+            if power in used and record is None:
                 self.add("decision-out-of-step", f"no {power} is used in this battle", "pending", "power")
+            elif record is not None and decision.fields.get("owner") != record.player:
+                # the window on a used Voice or Prescience names its user, whose power it may cancel
+                self.add("decision-mismatch", f"'owner' must be {record.player!r}, who used it", "pending", "owner")
             if decision.fields.get("owner") is not None and decision.player == decision.fields.get("owner"):
                 self.add("wrong-decider", "a Karama window never asks the power's user", "pending", "player")
         if expected is not None and decision.player != expected:

@@ -177,9 +177,10 @@ def answer_options(snapshot: Snapshot, decision: Decision) -> list[dict[str, Any
 def use_prescience(snapshot: Snapshot, action: Action, context: Context, trace: Trace) -> Adjudication:
     pending = snapshot.pending
     assert pending is not None and action.player is not None
-    target = str(pending.as_(PrescienceDecision).opponent)
     battle = snapshot.battle
     assert battle is not None
+    target = pending.as_(PrescienceDecision).opponent or prescience_target(snapshot, battle)
+    assert target is not None  # the snapshot's checks: the Atreides or their ally fight here
     element = str(action.fields["element"])
     chosen = {q: c for q, c in ASK_READINGS.items() if context.interpretations.get(q) == c}
     if chosen.get(DIAL_SUPPORT) is not None and (element != "dial" or not snapshot.ruleset.advanced):

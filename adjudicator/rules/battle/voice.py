@@ -148,10 +148,11 @@ def speak(state: NextSnapshot, voice: VoiceCommand) -> None:
 def use_voice(snapshot: Snapshot, action: Action, context: Context, trace: Trace) -> Adjudication:
     pending = snapshot.pending
     assert pending is not None and action.player is not None
-    target = str(pending.as_(VoiceDecision).opponent)
-    chosen = {q: c for q, c in VOICE_READINGS.items() if context.interpretations.get(q) == c}
     battle = snapshot.battle
     assert battle is not None
+    target = pending.as_(VoiceDecision).opponent or voice_target(snapshot, battle)
+    assert target is not None  # the snapshot's checks: the Bene Gesserit or their ally fight here
+    chosen = {q: c for q, c in VOICE_READINGS.items() if context.interpretations.get(q) == c}
     if uses_cancelled(battle, VOICE, action.player):
         chosen[REDO_QUESTION] = MAY_REDO  # a Voice used again after a cancellation
     voice = VoiceCommand(
