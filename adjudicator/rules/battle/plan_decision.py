@@ -13,7 +13,7 @@ import itertools
 from typing import Any
 
 from adjudicator.core.action import Action, Context
-from adjudicator.core.catalog import card_kind, catalog
+from adjudicator.core.catalog import catalog
 from adjudicator.core.decisions import BattlePlanDecision, opened
 from adjudicator.core.results import Adjudication, Violation
 from adjudicator.core.rulebook import DecisionKind, RuleModule
@@ -23,15 +23,14 @@ from adjudicator.core.tracing import Trace, rule
 from adjudicator.core.vocabulary import ActionType, DecisionType, FactionId
 from adjudicator.rules.battle.atreides_karama import plan_locked, planning_order
 from adjudicator.rules.battle.plans import (
-    _eligible_leaders,
     binding_answer,
     dial_reach,
     dialed_support_limit,
     forces_in,
     least_support,
+    plan_combinations,
     plan_problems,
 )
-from adjudicator.rules.cards import UNSUPPORTED_IN_PLANS, is_leader_substitute
 from adjudicator.rules.state import NextSnapshot
 
 LOCK = ActionType.LOCK_BATTLE_PLAN.value
@@ -60,21 +59,13 @@ def limits(snapshot: Snapshot, battle: Battle, faction: str) -> tuple[int | floa
 
 @rule("battle.plan.options")
 def legal_plans(snapshot: Snapshot, battle: Battle, faction: str) -> list[dict[str, Any]]:
-    hand = [c for c in snapshot.factions[faction].hand if card_kind(c) not in UNSUPPORTED_IN_PLANS]
-    leaders: list[tuple[str | None, str | None]] = [
-        (leader, None) for leader in _eligible_leaders(snapshot, faction, battle.territory)
-    ]
-    leaders += [(None, card) for card in hand if is_leader_substitute(card)]
-    leaders.append((None, None))
-    weapons = [None, *(c for c in hand if "weapon" in catalog().cards[card_kind(c)].roles)]
-    defenses = [None, *(c for c in hand if "defense" in catalog().cards[card_kind(c)].roles)]
     token = snapshot.factions[faction].kwisatz_haderach
     kh_choices = [False, True] if faction == FactionId.ATREIDES and token is not None else [False]
     dial_halves, spice = bound_dial(snapshot, battle, faction)
     options = []
-    for (leader, hero), weapon, defense, kh in itertools.product(leaders, weapons, defenses, kh_choices):
-        if weapon is not None and weapon == defense:
-            continue
+    for (leader, hero, weapon, defense), kh in itertools.product(
+        plan_combinations(snapshot, battle, faction), kh_choices
+    ):
         plan = Plan(leader, hero, dial_halves, weapon, defense, spice, kh)
         if plan_problems(snapshot, battle, faction, plan):
             continue

@@ -537,24 +537,35 @@ def unsupported_cards(battle: Battle) -> list[Violation]:
     return found
 
 
+PlanCards = tuple[str | None, str | None, str | None, str | None]
+
+
+def plan_combinations(snapshot: Snapshot, battle: Battle, faction: str) -> list[PlanCards]:
+    """Every (leader, Cheap Hero, weapon, defense) a side's leaders and hand could fill a plan with,
+    leader or hero first, no card in two slots (whether each is legal is the plan checks' answer)."""
+    hand = [c for c in snapshot.factions[faction].hand if card_kind(c) not in UNSUPPORTED_IN_PLANS]
+    leaders: list[tuple[str | None, str | None]] = [
+        (leader, None) for leader in _eligible_leaders(snapshot, faction, battle.territory)
+    ]
+    leaders += [(None, card) for card in hand if is_leader_substitute(card)]
+    leaders.append((None, None))
+    weapons = [None, *(c for c in hand if "weapon" in catalog().cards[card_kind(c)].roles)]
+    defenses = [None, *(c for c in hand if "defense" in catalog().cards[card_kind(c)].roles)]
+    return [
+        (leader, hero, weapon, defense)
+        for (leader, hero), weapon, defense in itertools.product(leaders, weapons, defenses)
+        if weapon is None or weapon != defense
+    ]
+
+
 def candidate_plans(snapshot: Snapshot, battle: Battle, faction: str) -> tuple[Plan, ...]:
     """Every card and leader combination this side could lock at dial 0 under the rules other than the
     Voice and Prescience (remembered per snapshot): what a command "could obey" ranges over."""
     key = ("candidate-plans", faction, battle.territory)
     found: tuple[Plan, ...] | None = snapshot.memo.get(key)
     if found is None:
-        hand = [c for c in snapshot.factions[faction].hand if card_kind(c) not in UNSUPPORTED_IN_PLANS]
-        leaders: list[tuple[str | None, str | None]] = [
-            (leader, None) for leader in _eligible_leaders(snapshot, faction, battle.territory)
-        ]
-        leaders += [(None, card) for card in hand if is_leader_substitute(card)]
-        leaders.append((None, None))
-        weapons = [None, *(c for c in hand if "weapon" in catalog().cards[card_kind(c)].roles)]
-        defenses = [None, *(c for c in hand if "defense" in catalog().cards[card_kind(c)].roles)]
         plans = []
-        for (leader, hero), weapon, defense in itertools.product(leaders, weapons, defenses):
-            if weapon is not None and weapon == defense:
-                continue
+        for leader, hero, weapon, defense in plan_combinations(snapshot, battle, faction):
             plan = Plan(leader, hero, 0, weapon, defense, 0, False)
             if not plan_problems(snapshot, battle, faction, plan, bound=False):
                 plans.append(plan)
