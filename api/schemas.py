@@ -254,6 +254,9 @@ class PlanSchema(Schema):
     defense = id_field("card id, or null", allow_none=True)
     spice = count_field(1000, "spice paid to support forces (advanced)")
     kwisatz_haderach = StrictBoolean(metadata={"description": "Atreides only"})
+    ally_spice = count_field(
+        1000, "the part of spice the side's ally pays (only under ally-support-payment: ally-may-pay); 0 if absent"
+    )
 
 
 class RetentionRecordSchema(Schema):
@@ -695,6 +698,9 @@ class ActionSchema(Schema):
     defense = id_field("lock-battle-plan", allow_none=True)
     dial = StrictNumber(validate=validate.Range(min=0, max=40), metadata={"description": "lock-battle-plan"})
     spice = count_field(1000, "lock-battle-plan: support spice")
+    ally_spice = count_field(
+        1000, "lock-battle-plan: the part of spice the side's ally pays (only under ally-support-payment: ally-may-pay)"
+    )
     kwisatz_haderach = StrictBoolean(metadata={"description": "lock-battle-plan"})
     choice = fields.String(
         validate=validate.OneOf(["keep", "kill", "decline"]),

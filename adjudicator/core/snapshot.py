@@ -303,6 +303,13 @@ class Plan:
     defense: str | None
     spice: int
     kwisatz_haderach: bool
+    # the part of `spice` the side's ally pays (question ally-support-payment); 0 under its default
+    ally_spice: int = 0
+
+    @property
+    def own_spice(self) -> int:
+        """The support spice the side pays itself."""
+        return self.spice - self.ally_spice
 
     @property
     def dial(self) -> int | float:
@@ -323,10 +330,11 @@ class Plan:
             defense=raw.get("defense"),
             spice=int(raw.get("spice", 0)),
             kwisatz_haderach=bool(raw.get("kwisatz_haderach", False)),
+            ally_spice=int(raw.get("ally_spice", 0)),
         )
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out = {
             "leader": self.leader,
             "cheap_hero": self.cheap_hero,
             "dial": self.dial,
@@ -335,6 +343,9 @@ class Plan:
             "spice": self.spice,
             "kwisatz_haderach": self.kwisatz_haderach,
         }
+        if self.ally_spice:  # written only when an ally pays, so a plan without one keeps its old form
+            out["ally_spice"] = self.ally_spice
+        return out
 
 
 @dataclass(frozen=True, slots=True)

@@ -90,9 +90,13 @@ def loser_discards(state: NextSnapshot, loser: str) -> None:
 
 
 @rule("battle.spice.support")
-def pay_support(state: NextSnapshot, faction: str, plan: Plan, kept_by_traitor_winner: bool) -> None:
+def pay_support(
+    state: NextSnapshot, faction: str, plan: Plan, kept_by_traitor_winner: bool, ally: str | None = None
+) -> None:
     if plan.spice and not kept_by_traitor_winner:
-        state.pay_to_bank(faction, plan.spice, "battle.spice.support", "support")
+        state.pay_to_bank(faction, plan.own_spice, "battle.spice.support", "support")
+        if plan.ally_spice and ally is not None:  # its ally's share (ally-support-payment: ally-may-pay)
+            state.pay_to_bank(ally, plan.ally_spice, "battle.alliance.ally-support-spice", "ally-support")
 
 
 @rule("battle.leaders.survivors-stay")
@@ -254,7 +258,8 @@ def apply_resolution(
     for faction in (battle.aggressor, battle.defender):
         plan = battle.plans[faction]
         if snapshot.ruleset.advanced:
-            pay_support(state, faction, plan, res.result is BattleResult.SINGLE_TRAITOR and faction == res.winner)
+            kept = res.result is BattleResult.SINGLE_TRAITOR and faction == res.winner
+            pay_support(state, faction, plan, kept, snapshot.factions[faction].ally)
         if faction != res.winner and not (retention is not None and faction == res.loser):
             loser_discards(state, faction)
 

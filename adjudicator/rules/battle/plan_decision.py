@@ -23,6 +23,8 @@ from adjudicator.core.tracing import Trace, rule
 from adjudicator.core.vocabulary import ActionType, DecisionType, FactionId
 from adjudicator.rules.battle.atreides_karama import plan_locked, planning_order
 from adjudicator.rules.battle.plans import (
+    ALLY_SUPPORT_QUESTION,
+    ally_support_violations,
     binding_answer,
     dial_reach,
     dialed_support_limit,
@@ -31,6 +33,7 @@ from adjudicator.rules.battle.plans import (
     plan_combinations,
     plan_problems,
 )
+from adjudicator.rules.secrecy import spice_hidden
 from adjudicator.rules.state import NextSnapshot
 
 LOCK = ActionType.LOCK_BATTLE_PLAN.value
@@ -138,6 +141,16 @@ def _plan_awaited(snapshot: Snapshot, action: Action) -> Violation | None:
     return None
 
 
+def _ally_share_problems(snapshot: Snapshot, faction: str, plan: Plan, context: Context) -> list[Violation]:
+    """The ally's share of the support; whether the ally holds it is checked only for a referee or the
+    ally itself, since the ally's spice is hidden from the side (secrecy.spice)."""
+    if not plan.ally_spice:
+        return []
+    ally = snapshot.factions[faction].ally
+    known = context.viewer is None or not spice_hidden(ally, context.viewer)
+    return ally_support_violations(snapshot, faction, plan, context.choice(ALLY_SUPPORT_QUESTION), known)
+
+
 @ruled(found(_plan_awaited))
 def lock_battle_plan(snapshot: Snapshot, action: Action, context: Context, trace: Trace) -> Adjudication:
     pending, battle = snapshot.pending, snapshot.battle
@@ -162,6 +175,7 @@ def lock_battle_plan(snapshot: Snapshot, action: Action, context: Context, trace
         problems = [
             Violation(v.code, v.message, v.path.replace(f"/snapshot/battle/plans/{faction}", "/action"), v.rule)
             for v in plan_problems(snapshot, battle, faction, plan)
+            + _ally_share_problems(snapshot, faction, plan, context)
         ]
     if problems:
         return illegal(snapshot, problems, trace, context)

@@ -358,8 +358,8 @@ def support_violations(snapshot: Snapshot, battle: Battle, faction: str, plan: P
             )
         ]
     found = []
-    if plan.spice > snapshot.factions[faction].spice:
-        if snapshot.factions[faction].ally is not None:
+    if plan.own_spice > snapshot.factions[faction].spice:
+        if snapshot.factions[faction].ally is not None and not plan.ally_spice:
             own_support_spice()
         found.append(
             Violation(
@@ -384,6 +384,54 @@ def support_violations(snapshot: Snapshot, battle: Battle, faction: str, plan: P
 @rule("battle.alliance.own-support-spice")
 def own_support_spice() -> None:
     pass
+
+
+ALLY_SUPPORT_QUESTION = "ally-support-payment"
+
+
+def ally_support_violations(
+    snapshot: Snapshot, faction: str, plan: Plan, choice: str, ally_spice_known: bool = True
+) -> list[Violation]:
+    """The ally's share of a plan's support under question ally-support-payment: refused under
+    own-spice-only; under ally-may-pay within the support, paid by an ally that exists and (unless its
+    spice is hidden from the asker, `ally_spice_known=False`) holds it."""
+    if not plan.ally_spice:
+        return []
+    path = _plan_path(faction, "ally_spice")
+    if choice != "ally-may-pay":
+        own_support_spice()
+        return [
+            Violation(
+                "ally-support-refused",
+                "under ally-support-payment's own-spice-only reading an ally pays no part of the support",
+                path,
+                "battle.alliance.own-support-spice",
+            )
+        ]
+    return ally_share_violations(snapshot, faction, plan, path, ally_spice_known)
+
+
+@rule("battle.alliance.ally-support-spice")
+def ally_share_violations(
+    snapshot: Snapshot, faction: str, plan: Plan, path: str, ally_spice_known: bool
+) -> list[Violation]:
+    rule_id = "battle.alliance.ally-support-spice"
+    ally = snapshot.factions[faction].ally
+    if ally is None or ally not in snapshot.factions:
+        return [Violation("no-ally-to-pay", f"{faction} has no ally to pay part of its support", path, rule_id)]
+    if plan.ally_spice > plan.spice:
+        return [
+            Violation(
+                "ally-spice-exceeds-support",
+                "the ally's share is part of the support spice, never more than it",
+                path,
+                rule_id,
+            )
+        ]
+    if ally_spice_known and plan.ally_spice > snapshot.factions[ally].spice:
+        # no count, as for the side's own spice: what is left behind the ally's shield is not public
+        return [Violation("ally-spice-short", f"{ally} holds less spice than its share", path, rule_id)]
+    return []
 
 
 def dialed_support_limit(snapshot: Snapshot, faction: str, opponent: str, forces: Forces, dial_halves: int) -> int:
@@ -782,7 +830,7 @@ def plan_violations(snapshot: Snapshot, battle: Battle, viewer: str | None = Non
 # rule functions only: no handler, decision or step of its own
 DECLARED = RuleModule(
     implements={
-        "ally-support-payment": ("own-spice-only",),
+        ALLY_SUPPORT_QUESTION: ("own-spice-only", "ally-may-pay"),
         "voice-play-cheap-hero-with-leaders": ("must-play", "leaders-first"),
         "prescience-cheap-hero-answer": ("cheap-hero-answers", "no-leader"),
     }

@@ -13,7 +13,7 @@ from adjudicator.core.snapshot import Battle, Snapshot
 from adjudicator.core.tracing import Trace
 from adjudicator.core.vocabulary import ActionType, DecisionType, Evidence
 from adjudicator.rules.battle.outcome import apply_resolution
-from adjudicator.rules.battle.plans import plan_violations
+from adjudicator.rules.battle.plans import ALLY_SUPPORT_QUESTION, ally_support_violations, plan_violations
 from adjudicator.rules.battle.preconditions import battle_preconditions, broken_loan_violations, unmodelled_compositions
 from adjudicator.rules.battle.resolution import Resolution, resolve
 from adjudicator.rules.secrecy import open_acts, public_acts
@@ -69,6 +69,10 @@ def _rulable(snapshot: Snapshot, action: Action, context: Context) -> list[Viola
     violations += plan_violations(snapshot, battle, context.viewer) + unmodelled_compositions(
         snapshot, battle, context.interpretations
     )
+    for faction in (battle.aggressor, battle.defender):
+        if battle.plans[faction].ally_spice:  # revealed, the ally's payment is as public as the side's own
+            choice = context.choice(ALLY_SUPPORT_QUESTION)
+            violations += ally_support_violations(snapshot, faction, battle.plans[faction], choice)
     violations += broken_loan_violations(snapshot, battle, context)
     if (
         snapshot.traitor_deck is None
