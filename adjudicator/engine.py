@@ -26,6 +26,7 @@ from adjudicator.rules.secrecy import (
     redact,
     redact_decision,
     redact_event,
+    resumed_for,
 )
 from adjudicator.system import rulebook
 from adjudicator.validation import validate_snapshot
@@ -143,6 +144,9 @@ def for_viewer(ruling: Adjudication, viewer: str | None) -> Adjudication:
         if decision_is_private(dict(following.decision) if following.decision is not None else None, viewer):
             assert following.decision is not None
             following = NextStep(redact_decision(dict(following.decision), viewer, "/next/decision", []), ())
+        elif following.decision is not None and "resumes" in following.decision:
+            decision = resumed_for(dict(following.decision), viewer, "/next/decision", [])
+            following = NextStep(decision, following.options)
     known = {r.rule for r in ruling.rulings}
     extra = rulings_of([rule_id for rule_id in trace if rule_id not in known])
     return replace(ruling, outcome=outcome, alternatives=alternatives, next=following, rulings=ruling.rulings + extra)

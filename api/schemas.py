@@ -541,7 +541,13 @@ class DecisionSchema(Schema):
         metadata={"description": "sandmaster-pile: the sectors whose pile may grow"},
     )
     token = id_field("extortion-payment: the Extortion token", allow_none=True)
-    amount = count_field(10, "extortion-payment: the spice asked")
+    amount = count_field(1000, "extortion-payment: the spice asked; gift-karama: the spice the Emperor gives")
+    to = faction_field(allow_none=True, metadata={"description": "gift-karama: the Emperor's ally, who receives"})
+    resumes = fields.Nested(
+        lambda: DecisionSchema(exclude=("resumes",)),
+        allow_none=True,
+        metadata={"description": "gift-karama: the decision the gift interrupted, open again once the window closes"},
+    )
     strongholds = fields.List(
         id_field("territory id"),
         validate=validate.Length(max=20),

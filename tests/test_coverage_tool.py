@@ -103,7 +103,6 @@ def test_a_refused_listed_option_counts_as_inconsistent(monkeypatch: pytest.Monk
     assert all(r.startswith("refused listed option lock-battle-plan") for r in report.inconsistent)
 
 
-@pytest.mark.xfail(strict=False, reason="the Battle phase is still being built (issue 15): base share not yet 100%")
 @pytest.mark.parametrize("name", ["base-basic", "base-advanced"])
 def test_the_base_game_is_ruled_end_to_end(reports: dict[str, Any], name: str) -> None:
     assert reports[name].share == 100.0

@@ -331,6 +331,22 @@ class BattleKaramaDecision(DecisionRecord):
     READ: ClassVar[Mapping[str, Any]] = {"responders": _strings, "eligible": _strings}
 
 
+@dataclass(frozen=True, slots=True)
+class GiftKaramaDecision(DecisionRecord):
+    """A Karama window on the Emperor's gift of `amount` spice to `to`: the asked faction's Karama
+    cards, the factions still to ask, and the decision the gift interrupted (`resumes`, its wire
+    form, or None), open again once the window closes."""
+
+    to: str | None = None
+    amount: int = 0
+    responders: tuple[str, ...] = ()
+    eligible: tuple[str, ...] = ()
+    resumes: Mapping[str, Any] | None = None
+
+    TYPE: ClassVar[DecisionType] = DecisionType.GIFT_KARAMA
+    READ: ClassVar[Mapping[str, Any]] = {"responders": _strings, "eligible": _strings}
+
+
 DECISION_RECORDS: Mapping[str, type[DecisionRecord]] = {
     kind.TYPE.value: kind
     for kind in (
@@ -357,6 +373,7 @@ DECISION_RECORDS: Mapping[str, type[DecisionRecord]] = {
         PrescienceAnswerDecision,
         BattleKaramaDecision,
         TruthtranceAnswerDecision,
+        GiftKaramaDecision,
     )
 }
 

@@ -1,10 +1,10 @@
 """Karama answers: `karama-cancel` and `karama-pass` answer whichever Karama window is open.
 
-Three kinds of window take them, Duke Vidal's acquisition, Moritani's retention and a battle's
-windows before its plans (the Voice, Prescience and the later powers); a Karama on a standing Voice or
-Prescience outside a window goes to `late_karama` (question karama-battle-deadline); one handler sends
-each answer to its window, so no two modules claim the same action, and an answer while neither is open
-names what is open instead.
+Four kinds of window take them, Duke Vidal's acquisition, Moritani's retention, a battle's windows
+before its plans (the Voice, Prescience and the later powers) and the Emperor's gift of spice; a
+Karama on a standing Voice or Prescience outside a window goes to `late_karama` (question
+karama-battle-deadline); one handler sends each answer to its window, so no two modules claim the
+same action, and an answer while none is open names what is open instead.
 """
 
 from __future__ import annotations
@@ -19,12 +19,14 @@ from adjudicator.core.vocabulary import ActionType, DecisionType
 from adjudicator.rules.battle.karama_window import answer_window
 from adjudicator.rules.battle.late_karama import applies, late_cancel
 from adjudicator.rules.duke_vidal import answer_karama
+from adjudicator.rules.emperor import answer_gift_window
 from adjudicator.rules.moritani.retention import karama_response
 
 WINDOWS = (
     DecisionType.DUKE_VIDAL_KARAMA.value,
     DecisionType.RETENTION_KARAMA.value,
     DecisionType.BATTLE_KARAMA.value,
+    DecisionType.GIFT_KARAMA.value,
 )
 
 
@@ -55,6 +57,8 @@ def karama_answer(snapshot: Snapshot, action: Action, context: Context) -> Adjud
         return karama_response(snapshot, action, context)
     if pending is not None and pending.type == DecisionType.BATTLE_KARAMA.value:
         return answer_window(snapshot, action, context)
+    if pending is not None and pending.type == DecisionType.GIFT_KARAMA.value:
+        return answer_gift_window(snapshot, action, context)
     if applies(snapshot, action):
         return late_cancel(snapshot, action, context)
     return _no_window(snapshot, action, context)

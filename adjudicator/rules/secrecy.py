@@ -110,6 +110,7 @@ _PRIVATE_DECISION_KEYS = {
     "terror-placement": (),
     "rihani-exchange": ("drawn", "eligible"),
     "battle-karama": ("eligible",),
+    "gift-karama": ("eligible",),
     # the decision itself is public; its options show the asked side's hand and leaders
     "prescience-answer": (),
 }
@@ -206,7 +207,20 @@ def redact_decision(decision: dict[str, Any], viewer: str | None, where: str, re
     for key in hidden:
         if key in decision:
             redacted.append(f"{where}/{key}")
-    return {k: v for k, v in decision.items() if k not in hidden}
+    return resumed_for({k: v for k, v in decision.items() if k not in hidden}, viewer, where, redacted)
+
+
+def resumed_for(decision: dict[str, Any], viewer: str | None, where: str, redacted: list[str]) -> dict[str, Any]:
+    """A Karama window on the Emperor's gift with the decision it interrupted (`resumes`) as `viewer` may
+    see it: that decision keeps its own secrets, whoever the window asks."""
+    resumed = decision.get("resumes")
+    if (
+        decision.get("type") != "gift-karama"
+        or not isinstance(resumed, dict)
+        or not decision_is_private(resumed, viewer)
+    ):
+        return decision
+    return {**decision, "resumes": redact_decision(resumed, viewer, f"{where}/resumes", redacted)}
 
 
 # question prescience-ally-owner-sees: in the ally's battle the answer is the ally's alone
@@ -292,6 +306,8 @@ def redact(snapshot: Snapshot, viewer: str | None) -> tuple[dict[str, Any], list
         redact_rihani(wire, viewer, redacted)
     if decision_is_private(wire.get("pending"), viewer):
         wire["pending"] = redact_decision(wire["pending"], viewer, "/snapshot/pending", redacted)
+    elif wire.get("pending") is not None:
+        wire["pending"] = resumed_for(wire["pending"], viewer, "/snapshot/pending", redacted)
     return wire, redacted
 
 

@@ -9,9 +9,11 @@ decision, and the open decision is then opened again as it was. Under `answer-bi
 the plan as a Voice play/not-play command does (released when no plan it could lock honours it);
 under `answer-not-held` it is recorded and binds nothing.
 
-This engine version asks a structured question only of a side whose plan is not locked while the
-Voice, the Prescience or a plan is awaited (the decisions it can reopen as they were); elsewhere it is
-answered `not-implemented`. Whether a player may play the card shows whether it holds one, so only
+A structured question asks a side of a battle whose plans are not revealed (`not-a-side` otherwise:
+a question about anything else is put without `subject`), while the Voice, the Prescience or a plan
+is awaited (the decisions it can reopen as they were; `question-waits` while another decision is
+open). A side whose plan is locked answers as the plan stands: the card compels the truth, so that
+answer is its one option. Whether a player may play the card shows whether it holds one, so only
 that player (or a referee) can have it ruled (`HIDDEN_LEGALITY`). Outside the Battle phase the card
 is answered `not-implemented`.
 """
@@ -26,10 +28,10 @@ from adjudicator.core.decisions import TruthtranceAnswerDecision, opened
 from adjudicator.core.results import Adjudication, Violation
 from adjudicator.core.rulebook import DecisionKind, RuleModule
 from adjudicator.core.rulings import answers, illegal, resolved, ruled
-from adjudicator.core.snapshot import Decision, Snapshot, TruthtranceAnswer
+from adjudicator.core.snapshot import Decision, Plan, Snapshot, TruthtranceAnswer
 from adjudicator.core.tracing import Trace, rule
 from adjudicator.core.vocabulary import ActionType, DecisionType, Phase
-from adjudicator.rules.battle.commands import voice_subjects
+from adjudicator.rules.battle.commands import PLAY, obeys, voice_subjects
 from adjudicator.rules.state import NextSnapshot, finish
 
 BINDS_QUESTION = "truthtrance-binds-plan"
@@ -95,16 +97,23 @@ def _subject_violations(snapshot: Snapshot, action: Action, target: str) -> list
         or battle.resolution is not None
         or battle.revealed
         or target not in (battle.aggressor, battle.defender)
-        or target in battle.plans
-        or pending is None
-        or pending.type not in RESUMABLE
     ):
         return [
             Violation(
-                "not-implemented",
-                "this engine version asks a structured Truthtrance question only of a side of the battle whose"
-                " plan is not locked, while the Voice, the Prescience or a plan is awaited",
-                "/action/subject",
+                "not-a-side",
+                "a structured question asks a side of a battle whose plans are not revealed about its plan;"
+                " put any other question without subject",
+                "/action/target",
+                "cards.truthtrance.question",
+            )
+        ]
+    if pending is None or pending.type not in RESUMABLE:
+        return [
+            Violation(
+                "question-waits",
+                "a structured question waits while the open decision is not the Voice, the Prescience or a battle plan",
+                "/snapshot/pending/type",
+                "cards.truthtrance.question",
             )
         ]
     return []
@@ -154,7 +163,16 @@ def truthtrance(snapshot: Snapshot, action: Action, context: Context, trace: Tra
 
 
 def answer_options(snapshot: Snapshot, decision: Decision) -> list[dict[str, Any]]:
-    return [{"type": ActionType.ANSWER_TRUTHTRANCE.value, "player": decision.player, "answer": a} for a in ANSWERS]
+    battle, player = snapshot.battle, decision.player
+    answers: tuple[str, ...] = ANSWERS
+    if battle is not None and player is not None and player in battle.plans:
+        answers = (locked_plan_answer(battle.plans[player], str(decision.get("subject"))),)
+    return [{"type": ActionType.ANSWER_TRUTHTRANCE.value, "player": player, "answer": a} for a in answers]
+
+
+@rule("cards.truthtrance.locked-plan")
+def locked_plan_answer(plan: Plan, subject: str) -> str:
+    return "yes" if obeys(plan, PLAY, subject) else "no"
 
 
 @rule("cards.truthtrance.answer-binds")
@@ -186,6 +204,6 @@ def answer_truthtrance(snapshot: Snapshot, action: Action, context: Context, tra
 
 DECLARED = RuleModule(
     handlers={ActionType.PLAY_TRUTHTRANCE: truthtrance, ActionType.ANSWER_TRUTHTRANCE: answer_truthtrance},
-    decisions={DecisionType.TRUTHTRANCE_ANSWER.value: DecisionKind(answer_options, self_contained=True)},
+    decisions={DecisionType.TRUTHTRANCE_ANSWER.value: DecisionKind(answer_options)},
     implements={BINDS_QUESTION: ("answer-not-held", "answer-binds")},
 )

@@ -17,10 +17,12 @@ open decision (checked by the part it belongs to), then
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 
 from adjudicator.core.catalog import catalog
 from adjudicator.core.errors import InvalidSnapshot, Problem
-from adjudicator.core.snapshot import Snapshot
+from adjudicator.core.snapshot import Decision, Snapshot
+from adjudicator.core.vocabulary import DecisionType
 from adjudicator.validation.battle import BattleChecks
 from adjudicator.validation.custody import CustodyChecks
 from adjudicator.validation.moritani import MoritaniChecks
@@ -32,6 +34,8 @@ __all__ = ["snapshot_problems", "validate_snapshot"]
 
 def snapshot_problems(snapshot: Snapshot, root: str = "/snapshot") -> list[Problem]:
     """Every consistency problem of the snapshot; empty when it is sound."""
+    if snapshot.pending is not None and snapshot.pending.type == DecisionType.GIFT_KARAMA.value:
+        return _gift_window_problems(snapshot, root)
     problems: list[Problem] = []
     cat = catalog()
     structure = StructureChecks(snapshot, cat, root, problems)
@@ -62,6 +66,30 @@ def snapshot_problems(snapshot: Snapshot, root: str = "/snapshot") -> list[Probl
         if check is not None and in_phase:
             check()
     skills.skill_records()
+    return problems
+
+
+def _gift_window_problems(snapshot: Snapshot, root: str) -> list[Problem]:
+    """A Karama window on the Emperor's gift stands in front of the decision it interrupted: the
+    snapshot is checked with that decision open (its problems pointed at `pending/resumes`), then the
+    window itself."""
+    assert snapshot.pending is not None
+    at = f"{root}/pending"
+    resumed = snapshot.pending.fields.get("resumes")
+    if resumed is not None and not (isinstance(resumed, Mapping) and isinstance(resumed.get("type"), str)):
+        return [Problem(f"{at}/resumes", "decision-mismatch", "'resumes' must be a decision or null")]
+    if resumed is not None and resumed["type"] == DecisionType.GIFT_KARAMA.value:  # one window, never nested
+        return [Problem(f"{at}/resumes/type", "decision-out-of-step", "a gift never interrupts its own window")]
+    inner = replace(snapshot, pending=None if resumed is None else Decision.from_dict(resumed), memo={})
+    problems = [
+        replace(p, path=f"{at}/resumes{p.path[len(at) :]}") if p.path.startswith(at) else p
+        for p in snapshot_problems(inner, root)
+    ]
+    cat = catalog()
+    structure = StructureChecks(snapshot, cat, root, problems)
+    if structure.decision_in_phase():
+        structure.decider_in_game()
+        BattleChecks(snapshot, cat, root, problems).gift_window_decision()
     return problems
 
 

@@ -18,6 +18,7 @@ from adjudicator.core.decisions import (
     BattlePlanDecision,
     CaptureDecision,
     FaceDancerReveal,
+    GiftKaramaDecision,
     SemutaOpportunity,
     SuboidSwapDecision,
     WinnerCardsDecision,
@@ -32,6 +33,7 @@ from adjudicator.rules.battle.preconditions import STORM_QUESTION
 from adjudicator.rules.battle.sectors import combatant_sectors, contested_sides, sector_groups
 from adjudicator.rules.battle.voice import BENE_GESSERIT
 from adjudicator.rules.cards import can_retain_battle_card, is_leader_substitute
+from adjudicator.rules.emperor import KARAMA_WINDOWS as GIFT_WAITS_FOR
 from adjudicator.rules.harkonnen import draw_captive
 from adjudicator.rules.ixians import IXIANS, swap_limit
 from adjudicator.rules.semuta import semuta_cards
@@ -85,6 +87,7 @@ class BattleChecks(Checker):
             DecisionType.PRESCIENCE_ANSWER.value: self.prelude_decision,
             DecisionType.BATTLE_KARAMA.value: self.prelude_decision,
             DecisionType.TRUTHTRANCE_ANSWER.value: self.truthtrance_decision,
+            DecisionType.GIFT_KARAMA.value: self.gift_window_decision,
         }
 
     def battle(self) -> None:
@@ -337,17 +340,56 @@ class BattleChecks(Checker):
                 "prelude",
             )
 
+    def gift_window_decision(self) -> None:
+        """A Karama window on the Emperor's gift: to the allied Emperor's ally, no more than the Emperor
+        holds, asking a faction other than the Emperor the Karama cards it holds, the factions still to
+        ask those after it in storm order; the decision it interrupted is no Karama window (that
+        decision itself is checked as the open one, `gift_resumes_problems`)."""
+        decision = self.s.pending
+        assert decision is not None
+        window = decision.as_(GiftKaramaDecision)
+        emperor = self.s.factions.get(FactionId.EMPEROR.value)
+        if emperor is None or emperor.ally is None or window.to != emperor.ally:
+            self.add("decision-mismatch", "'to' must be the allied Emperor's ally", "pending", "to")
+        if emperor is not None and not 1 <= window.amount <= emperor.spice:
+            self.add("decision-mismatch", "'amount' must be from 1 to the Emperor's spice", "pending", "amount")
+        asked = [f for f in self.s.storm_order if f != FactionId.EMPEROR]
+        if decision.player not in asked:
+            self.add(
+                "wrong-decider", "the window on the gift asks a faction other than the Emperor", "pending", "player"
+            )
+        elif list(window.responders) != asked[asked.index(decision.player) + 1 :]:
+            self.add(
+                "decision-mismatch",
+                "'responders' must be the factions after the decider in storm order, the Emperor left out",
+                "pending",
+                "responders",
+            )
+        if decision.player in self.in_game and list(window.eligible) != self.karama_cards_held(decision.player):
+            self.add(
+                "decision-mismatch", "'eligible' must be the Karama cards the decider holds", "pending", "eligible"
+            )
+        resumed = window.resumes
+        if resumed is not None and resumed.get("type") in GIFT_WAITS_FOR:
+            self.add(
+                "decision-out-of-step",
+                "a gift waits for an open Karama window to close, so none is interrupted",
+                "pending",
+                "resumes",
+                "type",
+            )
+
     def truthtrance_decision(self) -> None:
-        """A Truthtrance question awaits its answer from a side of an unrevealed battle whose plan is not
-        locked, put by another faction, on a kind of card of the ruleset."""
+        """A Truthtrance question awaits its answer from a side of an unrevealed battle, put by another
+        faction, on a kind of card of the ruleset."""
         decision = self.s.pending
         battle = self.s.battle
         assert decision is not None
         if battle is None or battle.resolution is not None or battle.revealed:
             self.add("decision-out-of-step", "it is open only before a battle's plans are revealed", "pending", "type")
             return
-        if decision.player not in (battle.aggressor, battle.defender) or decision.player in battle.plans:
-            self.add("wrong-decider", "a side of the battle whose plan is not locked answers", "pending", "player")
+        if decision.player not in (battle.aggressor, battle.defender):
+            self.add("wrong-decider", "a side of the battle answers", "pending", "player")
         owner = decision.fields.get("owner")
         if owner not in self.s.factions or owner == decision.player:
             self.add("decision-mismatch", "another faction of this game asked", "pending", "owner")

@@ -15,9 +15,9 @@ from typing import Any
 
 from adjudicator.core.action import Action, Context
 from adjudicator.core.decisions import PrescienceAnswerDecision, PrescienceDecision, opened
-from adjudicator.core.results import Adjudication, Violation
+from adjudicator.core.results import Adjudication
 from adjudicator.core.rulebook import DecisionKind, RuleModule
-from adjudicator.core.rulings import answers, illegal, resolved, ruled
+from adjudicator.core.rulings import answers, resolved, ruled
 from adjudicator.core.snapshot import Battle, Decision, PrescienceRecord, Snapshot
 from adjudicator.core.tracing import Trace, rule
 from adjudicator.core.vocabulary import ActionType, DecisionType, FactionId
@@ -76,7 +76,7 @@ def prescience_step(state: NextSnapshot) -> dict[str, Any] | None:
     record = battle.prescience
     if record is not None:
         if record.answer is not None:
-            if may_ask_again(state, record):
+            if may_ask_again(state, battle, record):
                 return opened(ATREIDES, PrescienceDecision(territory=battle.territory, opponent=record.target))
             return None
         answer = PrescienceAnswerDecision(territory=battle.territory, owner=record.player, element=record.element)
@@ -104,11 +104,21 @@ def asked_under(chosen: dict[str, str]) -> dict[str, str]:
     return chosen
 
 
-def may_ask_again(state: NextSnapshot, record: PrescienceRecord) -> bool:
-    """Whether a further question follows this answer (only under may-ask-again, once per use)."""
+def may_ask_again(state: NextSnapshot, battle: Battle, record: PrescienceRecord) -> bool:
+    """Whether a further question follows this answer (only under may-ask-again, once per use, and
+    only after an answer the Atreides heard)."""
     if state.readings.get(SECOND_QUESTION) != "may-ask-again" or record.earlier is not None:
         return False
-    return asks_again(record)
+    if not asks_again(record):
+        return False
+    if answer_kept_from_owner(record.readings, record.player, battle.aggressor, battle.defender):
+        return unheard_answer_ends()
+    return True
+
+
+@rule("battle.prescience.unheard-answer-ends")
+def unheard_answer_ends() -> bool:
+    return False
 
 
 @rule("battle.prescience.ask-again")
@@ -252,9 +262,6 @@ def answer_prescience(snapshot: Snapshot, action: Action, context: Context, trac
     record = battle.prescience
     answer = {name: action.fields.get(name) for name in answer_fields(record)}
     answered = PrescienceRecord(record.player, record.target, record.element, answer, record.readings, record.earlier)
-    kept = answer_kept_from_owner(record.readings, record.player, battle.aggressor, battle.defender)
-    if kept and may_ask_again(state_with(NextSnapshot(snapshot), context), answered):
-        return illegal(snapshot, [asked_again_unheard()], trace, context)
     state = NextSnapshot(snapshot)
     state.set_prescience(answered)
     seen_by = answer_seen_by(battle, record, state.storm_order)
@@ -266,21 +273,11 @@ def answer_prescience(snapshot: Snapshot, action: Action, context: Context, trac
         answer=answer,
         visible_to=seen_by,
     )
-    if not may_ask_again(state_with(state, context), answered):
+    if not may_ask_again(state_with(state, context), battle, answered):
         single_question()
         state.prelude_done(PRESCIENCE)
     summary = {"prescience": {"target": record.target, "element": record.element, "answered": True}}
     return finish(snapshot, state, summary, trace, context)
-
-
-def asked_again_unheard() -> Violation:
-    """A further question after an answer the Atreides did not hear (ally-only with may-ask-again) is
-    not modelled: it would show them the answer."""
-    return Violation(
-        "not-implemented",
-        "this engine version does not adjudicate a further Prescience question after an answer kept from the Atreides",
-        f"/snapshot/battle/prescience/readings/{OWNER_SEES_QUESTION}",
-    )
 
 
 def state_with(state: NextSnapshot, context: Context) -> NextSnapshot:

@@ -46,6 +46,15 @@ def _a_locked_battle(snapshot: Snapshot, action: Action, context: Context) -> li
         return [Violation("no-battle", "the snapshot has no locked battle", "/snapshot/battle")]
     if snapshot.pending is not None and snapshot.pending.type == DecisionType.BATTLE_PLAN.value:
         return [Violation("plans-not-locked", "both plans must be locked first", "/snapshot/pending")]
+    if snapshot.pending is not None and snapshot.pending.type == DecisionType.GIFT_KARAMA.value:
+        return [
+            Violation(
+                "karama-window-open",
+                "answer the Karama window on the Emperor's gift first",
+                "/snapshot/pending/type",
+                "emperor.alliance.gift-karama-asking",
+            )
+        ]
     if battle.resolution is not None or snapshot.pending is not None:
         return [
             Violation(
