@@ -13,6 +13,7 @@ from types import ModuleType
 from adjudicator.core.registers import Registers
 from adjudicator.core.rulebook import Rulebook
 from adjudicator.rules import (
+    auditor,
     cards,
     choam,
     duke_vidal,
@@ -78,6 +79,7 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     ecaz,
     emperor,
     choam,
+    auditor,
     semuta,
     skills,
     ixians,

@@ -560,6 +560,12 @@ class DecisionSchema(Schema):
         100, "face-dancer-reveal: the winner's forces in the territory, the most the Tleilaxu may replace"
     )
     swap_max = count_field(7, "suboid-swap: the most surviving Suboids that may replace lost Cyborgs")
+    count = count_field(2, "audit-payment: the cards CHOAM's Auditor is to look at")
+    scope = Choice(
+        ["all-or-nothing", "per-card"],
+        allow_none=True,
+        metadata={"description": "audit-payment: the reading of auditor-payment-scope the payment opened under"},
+    )
     battles = fields.List(
         fields.Nested(BattleCandidateSchema),
         validate=validate.Length(max=60),
@@ -734,7 +740,11 @@ class ActionSchema(Schema):
         validate=validate.Length(max=20),
         metadata={"description": "reveal-face-dancer: Tleilaxu forces taken from the board"},
     )
-    count = count_field(7, "swap-suboids: surviving Suboids sent to the Tanks for as many lost Cyborgs (0: none)")
+    count = count_field(
+        7,
+        "swap-suboids: surviving Suboids sent to the Tanks for as many lost Cyborgs (0: none);"
+        " prevent-audit: the cards of the inspection paid away, 1 spice each",
+    )
     opponent = faction_field(metadata={"description": "choose-battle: the faction the aggressor fights"})
     sectors = fields.List(
         BoundedInteger(0, 17),

@@ -244,6 +244,19 @@ class ExtortionPayment(DecisionRecord):
 
 
 @dataclass(frozen=True, slots=True)
+class AuditPayment(DecisionRecord):
+    """CHOAM's Auditor is to look at `count` random cards of the asked faction's hand, unless it pays
+    `owner` (CHOAM) to prevent it; `scope` is the reading of auditor-payment-scope it opened under."""
+
+    territory: str | None = None
+    owner: str | None = None
+    count: int | None = None
+    scope: str | None = None
+
+    TYPE: ClassVar[DecisionType] = DecisionType.AUDIT_PAYMENT
+
+
+@dataclass(frozen=True, slots=True)
 class TerrorPlacement(DecisionRecord):
     """Moritani's Terror placement at the Mentat Pause: the strongholds a token may go to."""
 
@@ -365,6 +378,7 @@ DECISION_RECORDS: Mapping[str, type[DecisionRecord]] = {
         RihaniDrawOffer,
         RihaniExchange,
         ExtortionPayment,
+        AuditPayment,
         TerrorPlacement,
         SuboidSwapDecision,
         BattleChoiceDecision,

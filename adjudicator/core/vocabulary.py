@@ -163,6 +163,8 @@ class ActionType(StrEnum):
     PLAY_TRUTHTRANCE = "play-truthtrance"
     ANSWER_TRUTHTRANCE = "answer-truthtrance"
     GIVE_SPICE = "give-spice"
+    PREVENT_AUDIT = "prevent-audit"
+    ACCEPT_AUDIT = "accept-audit"
 
 
 class DecisionType(StrEnum):
@@ -192,13 +194,14 @@ class DecisionType(StrEnum):
     BATTLE_KARAMA = "battle-karama"
     TRUTHTRANCE_ANSWER = "truthtrance-answer"
     GIFT_KARAMA = "gift-karama"
+    AUDIT_PAYMENT = "audit-payment"
 
 
 # The phases in which each decision type can be open, from where the rules open it: the choice of the
 # next battle, the steps before a battle's plans (Voice, Prescience and their Karama windows), its plans
-# and its cleanup steps (casualties, the winner's cards, the Harkonnen capture, Moritani's retention and
-# its Karama windows, Semuta, Face Dancers, Sandmaster, Rihani, the Ixian Suboid swap) and the Karama
-# window on the Emperor's gift of spice in the Battle phase; Duke Vidal's
+# and its cleanup steps (the Auditor's inspection, casualties, the winner's cards, the Harkonnen capture,
+# Moritani's retention and its Karama windows, Semuta, Face Dancers, Sandmaster, Rihani, the Ixian Suboid
+# swap) and the Karama window on the Emperor's gift of spice in the Battle phase; Duke Vidal's
 # acquisition and its Karama window as Shipment and Movement ends (`end-shipment-movement`); the Terror
 # placement and the Extortion payment in the Mentat Pause. An answer that keeps a decision open (a
 # CHOAM cash-in, a Karama pass) does not change the phase.
@@ -225,6 +228,7 @@ DECISION_PHASES: Mapping[DecisionType, frozenset[Phase]] = MappingProxyType(
         DecisionType.BATTLE_KARAMA: _BATTLE,
         DecisionType.TRUTHTRANCE_ANSWER: _BATTLE,
         DecisionType.GIFT_KARAMA: _BATTLE,
+        DecisionType.AUDIT_PAYMENT: _BATTLE,
         DecisionType.DUKE_VIDAL_ACQUISITION: frozenset({Phase.SHIPMENT_MOVEMENT}),
         DecisionType.DUKE_VIDAL_KARAMA: frozenset({Phase.SHIPMENT_MOVEMENT}),
         DecisionType.EXTORTION_PAYMENT: frozenset({Phase.MENTAT_PAUSE}),

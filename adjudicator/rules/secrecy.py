@@ -121,6 +121,8 @@ _SPICE_DECISION_KEYS = {
     "battle-plan": ("dial_max", "spice_max"),
     # the options show whether the payer holds 3 spice
     "extortion-payment": (),
+    # the options show how much of the Auditor's inspection the asked faction can pay to prevent
+    "audit-payment": (),
 }
 
 

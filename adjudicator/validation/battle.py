@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping
 
 from adjudicator.core.catalog import Territory
 from adjudicator.core.decisions import (
+    AuditPayment,
     BattleChoiceDecision,
     BattlePlanDecision,
     CaptureDecision,
@@ -26,6 +27,7 @@ from adjudicator.core.decisions import (
 from adjudicator.core.records import Resolution
 from adjudicator.core.snapshot import Battle
 from adjudicator.core.vocabulary import DecisionType, DukeStatus, FactionId, TerritoryType
+from adjudicator.rules.auditor import PAYMENT_SCOPES, expected_audit
 from adjudicator.rules.battle.commands import ELEMENT_FIELDS, PRESCIENCE, VOICE, facing, voice_subjects
 from adjudicator.rules.battle.order import aggressor_of, battles_to_fight
 from adjudicator.rules.battle.plan_decision import limits as plan_limits
@@ -88,6 +90,7 @@ class BattleChecks(Checker):
             DecisionType.BATTLE_KARAMA.value: self.prelude_decision,
             DecisionType.TRUTHTRANCE_ANSWER.value: self.truthtrance_decision,
             DecisionType.GIFT_KARAMA.value: self.gift_window_decision,
+            DecisionType.AUDIT_PAYMENT.value: self.audit_decision,
         }
 
     def battle(self) -> None:
@@ -608,6 +611,34 @@ class BattleChecks(Checker):
         for key, given, expected in expected_fields:
             if given != expected:
                 self.add("decision-mismatch", f"'{key}' must be {expected!r}", "pending", key)
+
+    def audit_decision(self) -> None:
+        """The Auditor's payment decision answers an Auditor's battle, asks CHOAM's opponent, and names
+        CHOAM and the cards at stake as the board stands (the opponent's hand, the Auditor's fate)."""
+        current = self.battle_step_answered()
+        if current is None:
+            return
+        decision, battle, _ = current
+        expected = expected_audit(self.s)
+        if expected is None:
+            self.add("decision-mismatch", "the Auditor's inspection follows a battle it fought", "pending", "type")
+            return
+        choam, opponent, count = expected
+        if decision.player != opponent:
+            self.add("wrong-decider", f"the Auditor's opponent, {opponent}, decides", "pending", "player")
+        audit = decision.as_(AuditPayment)
+        expected_fields = (
+            ("territory", audit.territory, battle.territory),
+            ("owner", audit.owner, choam),
+            ("count", audit.count, count),
+        )
+        for key, given, wanted in expected_fields:
+            if given != wanted:
+                self.add("decision-mismatch", f"'{key}' must be {wanted!r}", "pending", key)
+        if count == 0:
+            self.add("decision-mismatch", "an inspection of no card opens no decision", "pending", "count")
+        if audit.scope not in PAYMENT_SCOPES:
+            self.add("decision-mismatch", f"'scope' must be one of {list(PAYMENT_SCOPES)}", "pending", "scope")
 
     def face_dancer_decision(self) -> None:
         current = self.battle_step_answered()

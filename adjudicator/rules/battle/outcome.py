@@ -1,6 +1,7 @@
 """Applying a resolved battle to the next snapshot: leaders to the Tanks and the bounty, forces lost,
 support spice, discards, the Kwisatz Haderach, survivors, captives, and the cleanup steps that remain
-(casualties, Moritani's special Karama, the winner's cards, skills, retention, capture, Face Dancer)."""
+(the Auditor's inspection, casualties, Moritani's special Karama, the winner's cards, skills, retention,
+capture, Face Dancer)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from adjudicator.core.rulebook import RuleModule
 from adjudicator.core.snapshot import Battle, DukeVidal, Plan, Snapshot, halves_to_number
 from adjudicator.core.tracing import rule
 from adjudicator.core.vocabulary import DUKE, BattlePower, BattleResult, DecisionType, DukeStatus, FactionId
+from adjudicator.rules.auditor import AUDITOR, audit_step
 from adjudicator.rules.battle.plans import forces_in, strength_halves
 from adjudicator.rules.battle.resolution import Resolution, Side, _leader_strength, _survives
 from adjudicator.rules.battle.sectors import battle_sectors, loser_loss_sectors
@@ -278,6 +280,8 @@ def apply_resolution(
     cyborgs_lost = 0  # kept for the Ixian winner's Suboid swap
     sandmaster: SandmasterRecord | None = None
     rihani: RihaniRecord | None = None
+    if audit_step(state, battle, any(leader == AUDITOR for leader, _, _ in killed), context):
+        needed.add(DecisionType.AUDIT_PAYMENT.value)
     if res.winner is not None:
         winner_plan = battle.plans[res.winner]
         decided_by_traitor = res.result is BattleResult.SINGLE_TRAITOR

@@ -138,8 +138,6 @@ def unmodelled_compositions(
                     f"/snapshot/battle/plans/{faction}/leader",
                 )
             )
-        if plan.leader == "auditor":
-            missing.append(("the Auditor's inspection after the battle", f"/snapshot/battle/plans/{faction}/leader"))
     for faction in combatants if skills_on(snapshot) else ():
         for skill, leader_id in face_up_skills(snapshot, faction, battle.plans[faction].leader).items():
             advanced_only = skill in UNMODELLED_NORMAL_ADVANCED and rs.advanced
