@@ -554,7 +554,11 @@ class DecisionSchema(Schema):
         metadata={"description": "terror-placement: strongholds a token may go to"},
     )
     drawn = fields.List(
-        id_field("leader id"), validate=validate.Length(max=2), metadata={"description": "rihani-exchange: cards drawn"}
+        id_field("card id"),
+        validate=validate.Length(max=2),
+        metadata={
+            "description": "rihani-exchange: cards drawn; audit-payment: the cards drawn for the Auditor (after-draw)"
+        },
     )
     forces = count_field(
         100, "face-dancer-reveal: the winner's forces in the territory, the most the Tleilaxu may replace"

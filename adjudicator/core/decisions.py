@@ -246,14 +246,17 @@ class ExtortionPayment(DecisionRecord):
 @dataclass(frozen=True, slots=True)
 class AuditPayment(DecisionRecord):
     """CHOAM's Auditor is to look at `count` random cards of the asked faction's hand, unless it pays
-    `owner` (CHOAM) to prevent it; `scope` is the reading of auditor-payment-scope it opened under."""
+    `owner` (CHOAM) to prevent it; `scope` is the reading of auditor-payment-scope it opened under, and
+    `drawn` the cards already drawn (after-draw reading of auditor-payment-timing; none before the draw)."""
 
     territory: str | None = None
     owner: str | None = None
     count: int | None = None
     scope: str | None = None
+    drawn: tuple[str, ...] = ()
 
     TYPE: ClassVar[DecisionType] = DecisionType.AUDIT_PAYMENT
+    READ: ClassVar[Mapping[str, Any]] = {"drawn": _strings}
 
 
 @dataclass(frozen=True, slots=True)

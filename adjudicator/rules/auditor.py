@@ -2,8 +2,10 @@
 random from the opponent's hand, unless the opponent pays CHOAM to prevent it.
 
 The step opens when the battle resolves, first of its cleanup steps, while the opponent's hand still
-holds exactly the cards it did not play; the draw happens when the opponent answers, from the
-snapshot's seed and that hand, so a saved snapshot continues without drawing twice. The payment
+holds exactly the cards it did not play. The draw follows the snapshot's seed and that hand, so the
+same request always draws the same cards: when the opponent answers (before-draw, the default of
+auditor-payment-timing), or as the decision opens, its cards kept in the decision's `drawn` for the
+opponent to see before it answers (after-draw). The payment
 decision's options show how much spice the opponent can pay, so the decision is private to it; the
 cards seen are shown to CHOAM alone (every other viewer learns that the inspection happened, and of
 how many cards).
@@ -11,6 +13,7 @@ how many cards).
 
 from __future__ import annotations
 
+import itertools
 import random
 from typing import Any
 
@@ -89,6 +92,14 @@ def audit_step(state: NextSnapshot, battle: Battle, auditor_killed: bool, contex
     return True
 
 
+def draw_cards(snapshot: Snapshot, hand: tuple[str, ...], count: int) -> list[str]:
+    """`count` cards of `hand` at random, from the snapshot's seed, turn and battle."""
+    battle = snapshot.battle
+    assert battle is not None
+    rng = random.Random(f"{snapshot.seed}:{snapshot.turn}:{battle.territory}:{'|'.join(hand)}:auditor")
+    return rng.sample(list(hand), min(count, len(hand)))
+
+
 def expected_audit(snapshot: Snapshot) -> tuple[str, str, int] | None:
     """(CHOAM, the asked faction, the cards at stake) of a resolved battle's open inspection, as the
     board now stands: for the snapshot checks."""
@@ -110,7 +121,10 @@ def _audit_decision(state: NextSnapshot) -> dict[str, Any]:
     assert expected is not None and following.battle is not None, "an Auditor's battle"
     choam, opponent, count = expected
     scope = payment_scope(choice_of(state.readings, SCOPE_QUESTION))
-    return opened(opponent, AuditPayment(territory=following.battle.territory, owner=choam, count=count, scope=scope))
+    before = payment_before_draw(choice_of(state.readings, TIMING_QUESTION))
+    drawn = () if before else tuple(draw_cards(following, following.factions[opponent].hand, count))
+    territory = following.battle.territory
+    return opened(opponent, AuditPayment(territory=territory, owner=choam, count=count, scope=scope, drawn=drawn))
 
 
 @rule("choam.auditor.payment")
@@ -126,22 +140,24 @@ def payment_options(snapshot: Snapshot, decision: Decision) -> list[dict[str, An
     count = int(audit.count or 0)
     faction = snapshot.factions.get(player)
     spice = faction.spice if faction is not None else 0
-    amounts = range(1, count + 1) if audit.scope == PER_CARD else (count,)
-    prevent = [
-        {"type": ActionType.PREVENT_AUDIT.value, "player": player, "count": n}
-        for n in amounts
-        if n and PRICE * n <= spice
-    ]
-    return [*reversed(prevent), {"type": ActionType.ACCEPT_AUDIT.value, "player": player}]
+    accept = {"type": ActionType.ACCEPT_AUDIT.value, "player": player}
+    kind = ActionType.PREVENT_AUDIT.value
+    if audit.drawn and audit.scope == PER_CARD:  # after the draw, the payer picks the cards it covers
+        covered = [list(c) for n in range(len(audit.drawn), 0, -1) for c in itertools.combinations(audit.drawn, n)]
+        return [
+            *({"type": kind, "player": player, "count": len(c), "cards": c} for c in covered if len(c) <= spice),
+            accept,
+        ]
+    amounts = range(count, 0, -1) if audit.scope == PER_CARD else (count,)
+    prevent = [{"type": kind, "player": player, "count": n} for n in amounts if n and PRICE * n <= spice]
+    return [*prevent, accept]
 
 
 @rule("choam.auditor.random-draw")
-def inspect(snapshot: Snapshot, state: NextSnapshot, choam: str, opponent: str, count: int) -> list[str]:
-    hand = state.hand(opponent)
-    battle = snapshot.battle
-    assert battle is not None
-    rng = random.Random(f"{snapshot.seed}:{snapshot.turn}:{battle.territory}:{'|'.join(hand)}:auditor")
-    seen = rng.sample(list(hand), min(count, len(hand)))
+def inspect(
+    snapshot: Snapshot, state: NextSnapshot, choam: str, opponent: str, count: int, drawn: list[str] | None = None
+) -> list[str]:
+    seen = draw_cards(snapshot, state.hand(opponent), count) if drawn is None else drawn
     state.event(
         "hand-audited",
         "choam.auditor.random-draw",
@@ -163,7 +179,15 @@ def prevent_audit(snapshot: Snapshot, action: Action, context: Context, trace: T
     payment_scope(str(audit.scope))
     state = NextSnapshot(snapshot)
     state.transfer_spice(action.player, choam, PRICE * prevented, "choam.auditor.payment", "audit prevented")
-    seen = inspect(snapshot, state, choam, action.player, count - prevented) if prevented < count else []
+    if audit.drawn:  # drawn as the decision opened: CHOAM sees those the payment did not cover
+        covered = list(action.fields.get("cards") or audit.drawn[:prevented])
+        left = list(audit.drawn)
+        for card in covered:
+            if card in left:
+                left.remove(card)
+        seen = inspect(snapshot, state, choam, action.player, len(left), left) if left else []
+    else:
+        seen = inspect(snapshot, state, choam, action.player, count - prevented) if prevented < count else []
     state.step_done()
     summary = {"audit": {"faction": action.player, "prevented": prevented, "seen": len(seen)}}
     return finish(snapshot, state, {"battle": summary}, trace, context)
@@ -175,7 +199,8 @@ def accept_audit(snapshot: Snapshot, action: Action, context: Context, trace: Tr
     audit = snapshot.pending.as_(AuditPayment)
     payment_scope(str(audit.scope))
     state = NextSnapshot(snapshot)
-    seen = inspect(snapshot, state, str(audit.owner), action.player, int(audit.count or 0))
+    drawn = list(audit.drawn) if audit.drawn else None
+    seen = inspect(snapshot, state, str(audit.owner), action.player, int(audit.count or 0), drawn)
     state.step_done()
     summary = {"audit": {"faction": action.player, "prevented": 0, "seen": len(seen)}}
     return finish(snapshot, state, {"battle": summary}, trace, context)
@@ -191,6 +216,6 @@ DECLARED = RuleModule(
     implements={
         SCOPE_QUESTION: PAYMENT_SCOPES,
         TRAITOR_QUESTION: ("audit-as-killed", "no-audit"),
-        TIMING_QUESTION: ("before-draw",),
+        TIMING_QUESTION: ("before-draw", "after-draw"),
     },
 )

@@ -109,6 +109,8 @@ _PRIVATE_DECISION_KEYS = {
     # the options show Moritani's hidden supply
     "terror-placement": (),
     "rihani-exchange": ("drawn", "eligible"),
+    # after-draw reading of auditor-payment-timing: the cards drawn from the payer's hand
+    "audit-payment": ("drawn",),
     "battle-karama": ("eligible",),
     "gift-karama": ("eligible",),
     # the decision itself is public; its options show the asked side's hand and leaders

@@ -27,7 +27,7 @@ from adjudicator.core.decisions import (
 from adjudicator.core.records import Resolution
 from adjudicator.core.snapshot import Battle
 from adjudicator.core.vocabulary import DecisionType, DukeStatus, FactionId, TerritoryType
-from adjudicator.rules.auditor import PAYMENT_SCOPES, expected_audit
+from adjudicator.rules.auditor import PAYMENT_SCOPES, draw_cards, expected_audit
 from adjudicator.rules.battle.commands import ELEMENT_FIELDS, PRESCIENCE, VOICE, facing, voice_subjects
 from adjudicator.rules.battle.order import aggressor_of, battles_to_fight
 from adjudicator.rules.battle.plan_decision import limits as plan_limits
@@ -639,6 +639,8 @@ class BattleChecks(Checker):
             self.add("decision-mismatch", "an inspection of no card opens no decision", "pending", "count")
         if audit.scope not in PAYMENT_SCOPES:
             self.add("decision-mismatch", f"'scope' must be one of {list(PAYMENT_SCOPES)}", "pending", "scope")
+        if audit.drawn and list(audit.drawn) != draw_cards(self.s, self.s.factions[opponent].hand, count):
+            self.add("decision-mismatch", "'drawn' must be the cards the seed draws from the hand", "pending", "drawn")
 
     def face_dancer_decision(self) -> None:
         current = self.battle_step_answered()
