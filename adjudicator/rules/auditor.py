@@ -24,7 +24,7 @@ from adjudicator.core.rulebook import DecisionKind, RuleModule
 from adjudicator.core.rulings import answers, ruled
 from adjudicator.core.snapshot import Battle, Decision, Snapshot
 from adjudicator.core.tracing import Trace, rule
-from adjudicator.core.vocabulary import ActionType, DecisionType, FactionId, LeaderStatus
+from adjudicator.core.vocabulary import ActionType, BattlePower, DecisionType, FactionId, LeaderStatus
 from adjudicator.rules.state import NextSnapshot, finish
 
 AUDITOR = "auditor"
@@ -69,6 +69,11 @@ def payment_before_draw(choice: str) -> bool:
     return choice == "before-draw"
 
 
+@rule("battle.karama.choam-audit")
+def audit_karama(state: NextSnapshot, choam: str) -> None:
+    state.event("power-cancelled", "battle.karama.choam-audit", faction=choam, power=BattlePower.CHOAM_AUDIT.value)
+
+
 @rule("choam.auditor.cleanup-order")
 def audit_opens_first() -> None:
     pass
@@ -80,6 +85,9 @@ def audit_step(state: NextSnapshot, battle: Battle, auditor_killed: bool, contex
     if sides is None:
         return False
     choam, opponent = sides
+    if battle.karama and battle.cancelled(BattlePower.CHOAM_AUDIT.value, choam):
+        audit_karama(state, choam)
+        return False
     if opponent in battle.traitor_calls and not audit_after_traitor(context.choice(TRAITOR_QUESTION)):
         state.event("audit-cancelled", "choam.auditor.traitor-call", faction=choam, opponent=opponent)
         return False

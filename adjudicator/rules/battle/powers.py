@@ -3,7 +3,8 @@
 Each is named by a stable power id; `battle.karama` records the ones cancelled in this battle
 (`Battle.cancelled(power, target)`), and the rules that apply a power read that record. Whether a
 power is in play in a battle is a public fact (factions, alliances, the ruleset, forces on the
-board, the Kwisatz Haderach's state), so listing them reveals nobody's cards. The Voice and
+board, the Kwisatz Haderach's state, whether the Auditor could fight), so listing them reveals
+nobody's cards. The Voice and
 Prescience are used before the plans and have their own windows. The Ixians' Suboids are not here:
 their half strength is a limit, not an advantage a Karama stops.
 """
@@ -11,10 +12,22 @@ their half strength is a limit, not an advantage a Karama stops.
 from __future__ import annotations
 
 from adjudicator.core.snapshot import Battle, Snapshot
-from adjudicator.core.vocabulary import BattlePower, FactionId
+from adjudicator.core.vocabulary import BattlePower, FactionId, LeaderStatus
 from adjudicator.rules.battle.plans import forces_in
 
 __all__ = ["BattlePower", "powers_in_battle"]
+
+AUDITOR = "auditor"
+
+
+def auditor_may_fight(snapshot: Snapshot, choam: str, territory: str) -> bool:
+    """Whether CHOAM's Auditor could lead this battle: alive, and not committed to another territory."""
+    state = snapshot.factions[choam].leaders.get(AUDITOR)
+    return (
+        state is None
+        or state.status is LeaderStatus.AVAILABLE
+        or (state.status is LeaderStatus.USED and state.territory == territory)
+    )
 
 
 def powers_in_battle(snapshot: Snapshot, battle: Battle) -> list[tuple[BattlePower, str]]:
@@ -39,4 +52,6 @@ def powers_in_battle(snapshot: Snapshot, battle: Battle) -> list[tuple[BattlePow
             found.append((BattlePower.ALLY_TRAITORS, FactionId.HARKONNEN.value))
         if advanced and side == FactionId.HARKONNEN:
             found.append((BattlePower.HARKONNEN_CAPTURE, side))
+        if advanced and side == FactionId.CHOAM and auditor_may_fight(snapshot, side, battle.territory):
+            found.append((BattlePower.CHOAM_AUDIT, side))
     return [(power, owner) for power, owner in found if not battle.cancelled(power.value, owner)]
