@@ -44,7 +44,7 @@ from adjudicator.rules.skills import (
     skills_on,
 )
 from adjudicator.rules.state import NextSnapshot, in_cleanup_order
-from adjudicator.rules.tleilaxu import face_dancer_step
+from adjudicator.rules.tleilaxu import face_dancer_step, storm_side_reading
 
 TRAITOR_CHEAP_HERO_QUESTION = "traitor-winner-cheap-hero"
 TRAITOR_KH_QUESTION = "traitor-winner-kwisatz-haderach"
@@ -406,6 +406,7 @@ def apply_resolution(
     # the Face Dancer question reads the resolution just recorded (whether other steps precede it)
     if face_dancer_step(state):
         state.schedule_step(DecisionType.FACE_DANCER_REVEAL.value)
+        storm_side_reading(state, covered, context)
     return summary, state
 
 

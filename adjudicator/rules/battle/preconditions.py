@@ -172,9 +172,6 @@ def unmodelled_compositions(
                     "/snapshot/duke_vidal/captured_from",
                 )
             )
-    tleilaxu = snapshot.factions.get(FactionId.TLEILAXU.value)
-    if tleilaxu is not None and tleilaxu.face_dancers and battle_sectors(snapshot) is not None:
-        missing.append(("a Face Dancer reveal after a battle on one side of the storm", "/snapshot/battle/territory"))
     ecaz = snapshot.factions.get(FactionId.ECAZ.value)
     if ecaz is not None and ecaz.ally is not None:
         pair = {FactionId.ECAZ.value, ecaz.ally}
