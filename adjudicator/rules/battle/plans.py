@@ -393,11 +393,15 @@ def ally_support_violations(
     snapshot: Snapshot, faction: str, plan: Plan, choice: str, ally_spice_known: bool = True
 ) -> list[Violation]:
     """The ally's share of a plan's support under question ally-support-payment: refused under
-    own-spice-only; under ally-may-pay within the support, paid by an ally that exists and (unless its
-    spice is hidden from the asker, `ally_spice_known=False`) holds it."""
+    own-spice-only; under ally-may-pay, or whatever it reads when the ally is CHOAM, within the support,
+    paid by an ally that exists and (unless its spice is hidden from the asker,
+    `ally_spice_known=False`) holds it."""
     if not plan.ally_spice:
         return []
     path = _plan_path(faction, "ally_spice")
+    if snapshot.factions[faction].ally == FactionId.CHOAM and FactionId.CHOAM.value in snapshot.factions:
+        choam_pays_for_ally()  # whatever the question reads
+        return ally_share_violations(snapshot, faction, plan, path, ally_spice_known)
     if choice != "ally-may-pay":
         own_support_spice()
         return [
@@ -409,6 +413,11 @@ def ally_support_violations(
             )
         ]
     return ally_share_violations(snapshot, faction, plan, path, ally_spice_known)
+
+
+@rule("choam.alliance.pays-ally-support")
+def choam_pays_for_ally() -> None:
+    pass
 
 
 @rule("battle.alliance.ally-support-spice")
