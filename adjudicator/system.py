@@ -32,6 +32,7 @@ from adjudicator.rules import (
 )
 from adjudicator.rules.battle import (
     atreides_karama,
+    choam_share,
     cleanup,
     commands,
     karama_window,
@@ -64,6 +65,7 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     sectors,
     resolution,
     outcome,
+    choam_share,
     cleanup,
     ruling,
     state,

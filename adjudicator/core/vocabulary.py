@@ -252,6 +252,7 @@ class BattlePower(StrEnum):
     KWISATZ_HADERACH = "kwisatz-haderach"  # advanced: +2 beside a leader or Cheap Hero
     ALLY_TRAITORS = "ally-traitors"  # the Harkonnen's Traitor cards called in their ally's battle
     HARKONNEN_CAPTURE = "harkonnen-capture"  # advanced: the winning Harkonnen take a leader
+    CHOAM_SHARE = "choam-share"  # advanced: half of the support others pay goes to CHOAM
 
 
 SNAPSHOT_FORMAT = "dune-snapshot/1"

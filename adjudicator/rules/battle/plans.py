@@ -391,10 +391,14 @@ ALLY_SUPPORT_QUESTION = "ally-support-payment"
 
 def ally_support_violations(snapshot: Snapshot, faction: str, plan: Plan, choice: str) -> list[Violation]:
     """The ally's share of a plan's support under question ally-support-payment: refused under
-    own-spice-only; under ally-may-pay within the support, paid by an ally that exists and holds it."""
+    own-spice-only; under ally-may-pay, or whatever it reads when the ally is CHOAM, within the support,
+    paid by an ally that exists and holds it."""
     if not plan.ally_spice:
         return []
     path = _plan_path(faction, "ally_spice")
+    if allied_to_choam(snapshot, faction):
+        choam_pays_for_ally()  # whatever the question reads
+        return ally_share_violations(snapshot, faction, plan, path)
     if choice != "ally-may-pay":
         own_support_spice()
         return [
@@ -406,6 +410,20 @@ def ally_support_violations(snapshot: Snapshot, faction: str, plan: Plan, choice
             )
         ]
     return ally_share_violations(snapshot, faction, plan, path)
+
+
+def allied_to_choam(snapshot: Snapshot, faction: str) -> bool:
+    return snapshot.factions[faction].ally == FactionId.CHOAM and FactionId.CHOAM.value in snapshot.factions
+
+
+def ally_may_pay(snapshot: Snapshot, faction: str, choice: str) -> bool:
+    """Whether this side's ally may pay a share of its support: under ally-may-pay, or its ally CHOAM."""
+    return choice == "ally-may-pay" or allied_to_choam(snapshot, faction)
+
+
+@rule("choam.alliance.pays-ally-support")
+def choam_pays_for_ally() -> None:
+    pass
 
 
 @rule("battle.alliance.ally-support-spice")

@@ -147,8 +147,6 @@ def unmodelled_compositions(
                 missing.append(
                     (f"the face-up {skill} skill ({leader_id})", f"/snapshot/factions/{faction}/leaders/{leader_id}")
                 )
-    if rs.advanced and FactionId.CHOAM.value in snapshot.factions and any(battle.plans[f].spice for f in combatants):
-        missing.append(("CHOAM's share of battle support spice", "/snapshot/battle/plans"))
     for variant in ("stronghold-cards", "tech-tokens"):
         if variant in rs.variants:
             missing.append((f"the {variant} variant in battle", "/snapshot/ruleset/variants"))
