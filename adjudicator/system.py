@@ -33,6 +33,7 @@ from adjudicator.rules import (
 )
 from adjudicator.rules.battle import (
     atreides_karama,
+    choam_share,
     cleanup,
     commands,
     karama_window,
@@ -65,6 +66,7 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     sectors,
     resolution,
     outcome,
+    choam_share,
     cleanup,
     ruling,
     state,

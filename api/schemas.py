@@ -350,6 +350,13 @@ class ResolutionSchema(Schema):
     cyborgs_lost = count_field(
         7, "the Cyborgs the Ixian winner lost in this battle, kept while its Suboid swap is to come"
     )
+    face_dancer_reading = Choice(
+        ["battle-sectors", "whole-territory"],
+        metadata={
+            "description": "a battle on one side of the storm: the reading of question face-dancer-storm-split "
+            "it was resolved under, kept while its face-dancer-reveal step is to come"
+        },
+    )
 
 
 VOICE_COMMANDS = ["play", "not-play"]

@@ -108,7 +108,7 @@ def test_known_values_still_filter(client: FlaskClient) -> None:
     rules = client.get("/v1/rules?area=battle").get_json()["rules"]
     assert rules and {r["area"] for r in rules} == {"battle"}
     # a rules area known to the registers without questions is an empty list, not an error
-    assert client.get("/v1/questions?area=choam").get_json() == {"questions": []}
+    assert client.get("/v1/questions?area=richese").get_json() == {"questions": []}
     scenarios = client.get("/v1/scenarios?area=registers&tag=errors").get_json()["scenarios"]
     assert scenarios and all(s["area"] == "registers" and "errors" in s["tags"] for s in scenarios)
 

@@ -2,7 +2,8 @@
 
 A resolved battle keeps what it decided and the cleanup steps still to come (`Resolution`, with
 Moritani's retention, the Semuta batches, a Sandmaster's pile, a Rihani exchange and the Cyborgs an
-Ixian winner may get back for Suboids); Moritani's
+Ixian winner may get back for Suboids, and the reading a Face Dancer reveal on one side of the storm
+follows); Moritani's
 revealed Extortion and the Mentat Pause keep theirs. Each record reads its wire mapping once
 (`from_wire`) and writes it back (`to_wire`) key for key: an optional key the wire carries, even as
 `null`, is kept (`given`), one it lacks stays absent, so a snapshot round-trips unchanged.
@@ -163,6 +164,7 @@ class Resolution(Record):
     duke_in_capture_pool: bool | None = None
     semuta: tuple[SemutaBatch, ...] | None = None
     cyborgs_lost: int | None = None
+    face_dancer_reading: str | None = None
 
     READ: ClassVar[Mapping[str, Any]] = {
         "result": BattleResult,
@@ -183,6 +185,7 @@ class Resolution(Record):
         "duke_in_capture_pool",
         "semuta",
         "cyborgs_lost",
+        "face_dancer_reading",
     )
 
     def to_wire(self) -> dict[str, Any]:

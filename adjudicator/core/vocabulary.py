@@ -257,6 +257,7 @@ class BattlePower(StrEnum):
     ALLY_TRAITORS = "ally-traitors"  # the Harkonnen's Traitor cards called in their ally's battle
     HARKONNEN_CAPTURE = "harkonnen-capture"  # advanced: the winning Harkonnen take a leader
     CHOAM_AUDIT = "choam-audit"  # advanced: CHOAM's Auditor inspects the opponent's hand after the battle
+    CHOAM_SHARE = "choam-share"  # advanced: half of the support others pay goes to CHOAM
 
 
 SNAPSHOT_FORMAT = "dune-snapshot/1"

@@ -70,6 +70,16 @@ def _violations(snapshot: Snapshot, action: Action, context: Context) -> list[Vi
     amount = action.fields.get("amount")
     if not isinstance(amount, int) or amount < 1 or amount > snapshot.factions[EMPEROR].spice:
         return [Violation("not-enough-spice", "give from 1 to all of the Emperor's spice", "/action/amount", RULE)]
+    committed = committed_share(snapshot, ally)
+    if committed and amount > snapshot.factions[EMPEROR].spice - committed:
+        return [
+            Violation(
+                "spice-committed",
+                f"{committed} of the Emperor's spice is its share of {ally}'s locked support and stays until paid",
+                "/action/amount",
+                "battle.alliance.ally-support-spice",
+            )
+        ]
     if not gift_allowed_now(snapshot, context):
         return [
             Violation(
@@ -90,6 +100,15 @@ def _violations(snapshot: Snapshot, action: Action, context: Context) -> list[Vi
             )
         ]
     return []
+
+
+def committed_share(snapshot: Snapshot, ally: str) -> int:
+    """The Emperor's share of its ally's locked support in the battle under way (ally-support-payment
+    ally-may-pay), which it must still hold when the battle is resolved."""
+    battle = snapshot.battle
+    if battle is None or battle.resolution is not None or ally not in battle.plans:
+        return 0
+    return battle.plans[ally].ally_spice
 
 
 @rule("emperor.alliance.give-spice")

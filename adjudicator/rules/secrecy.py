@@ -115,6 +115,8 @@ _PRIVATE_DECISION_KEYS = {
     "gift-karama": ("eligible",),
     # the decision itself is public; its options show the asked side's hand and leaders
     "prescience-answer": (),
+    # the decision itself is public; asked of a locked plan, its one option shows the plan's answer
+    "truthtrance-answer": (),
 }
 
 # decision type -> the keys that show how much spice the deciding faction holds (secrecy.spice)
@@ -176,14 +178,18 @@ def private_answer_violations(
     ]
 
 
-def open_acts(battle: Battle, viewer: str | None) -> list[str]:
-    """The factions other than the viewer whose revealed support spice or Traitor call the battle's
-    checks compare with what they hold."""
+def open_acts(snapshot: Snapshot, battle: Battle, viewer: str | None) -> list[str]:
+    """The factions other than the viewer whose revealed support spice (a side's, or its ally's share of
+    it) or Traitor call the battle's checks compare with what they hold."""
     if viewer is None:
         return []
     paying = [
         f for f in (battle.aggressor, battle.defender) if f != viewer and f in battle.plans and battle.plans[f].spice
     ]
+    for side, plan in battle.plans.items():
+        ally = snapshot.factions[side].ally if side in snapshot.factions else None
+        if plan.ally_spice and ally is not None and ally != viewer and ally not in paying:
+            paying.append(ally)  # an ally paying its share of the support pays in the open too
     return [*paying, *(f for f in battle.traitor_calls if f != viewer and f not in paying)]
 
 

@@ -11,6 +11,11 @@ The decision is offered after every battle with a winner whose leader is a leade
 Tleilaxu still hold an unrevealed Face Dancer: offering it only on a match would tell everyone who
 sees the decision that the leader is one. Whether the reveal is possible shows only in the options,
 which only the Tleilaxu see.
+
+After a battle on one side of a storm-divided territory, which of the winner's forces the reveal
+replaces, and where the Tleilaxu forces may go, is question `face-dancer-storm-split`. It is reached
+when the battle is resolved (the decision's `forces` depends on it) and its reading is kept on the
+resolution (`face_dancer_reading`) until the decision is answered.
 """
 
 from __future__ import annotations
@@ -30,10 +35,12 @@ from adjudicator.core.rulings import found, illegal, ruled, unresolved
 from adjudicator.core.snapshot import Decision, Snapshot
 from adjudicator.core.tracing import Trace, rule
 from adjudicator.core.vocabulary import DUKE, TLEILAXU, ActionType, DecisionType, Evidence
+from adjudicator.rules.battle.sectors import battle_sectors
 from adjudicator.rules.harkonnen import captives_return_when_leaderless, harkonnen_leaderless
 from adjudicator.rules.state import NextSnapshot, finish
 
 FACE_DANCERS_HELD = 3
+STORM_SIDE_QUESTION = "face-dancer-storm-split"
 
 
 def winner_leader(snapshot: Snapshot) -> tuple[str | None, str | None]:
@@ -82,18 +89,49 @@ def face_dancer_step(state: NextSnapshot) -> bool:
     return True
 
 
+def storm_side_reading(state: NextSnapshot, covered: frozenset[int] | None, context: Context) -> None:
+    """A Face Dancer decision after a battle on one side of the storm: the reading of
+    `face-dancer-storm-split` it follows, recorded on the resolution when the battle is resolved."""
+    if covered is not None:
+        state.update_resolution(face_dancer_reading=context.choice(STORM_SIDE_QUESTION))
+
+
+@rule("tleilaxu.face-dancer.storm-side")
+def storm_side_sectors(covered: frozenset[int], reading: str | None) -> frozenset[int] | None:
+    return covered if reading == "battle-sectors" else None
+
+
+def replaced_sectors(snapshot: Snapshot) -> frozenset[int] | None:
+    """The sectors whose winner's forces a reveal replaces (None: the whole territory)."""
+    battle = snapshot.battle
+    covered = battle_sectors(snapshot)
+    if battle is None or battle.resolution is None or covered is None:
+        return None
+    return storm_side_sectors(covered, battle.resolution.face_dancer_reading)
+
+
+def _replaced_sectors_now(state: NextSnapshot) -> frozenset[int] | None:
+    covered = state.battle_cover
+    if covered is None:
+        return None
+    return storm_side_sectors(covered, state.resolution.face_dancer_reading)
+
+
 def _face_dancer_decision(state: NextSnapshot) -> dict[str, Any]:
     winner, leader = _winner_leader_now(state)
     territory = state.battle_territory
-    forces = state.forces_in(str(winner), territory)
+    forces = state.forces_in(str(winner), territory, _replaced_sectors_now(state))
     return opened(TLEILAXU, FaceDancerReveal(territory=territory, winner=winner, leader=leader, forces=forces))
 
 
 def _target_sectors(snapshot: Snapshot, territory: str) -> list[int | None]:
+    """The sectors the Tleilaxu forces may go to: those of the part of the territory whose forces they
+    replace, outside the storm."""
     known = catalog().territories.get(territory)
     if known is None or not known.has_sectors:
         return [None]
-    return [s for s in known.sectors if s != snapshot.storm_sector]
+    within = replaced_sectors(snapshot)
+    return [s for s in known.sectors if s != snapshot.storm_sector and (within is None or s in within)]
 
 
 def face_dancer_options(snapshot: Snapshot, decision: Decision) -> list[dict[str, Any]]:
@@ -123,11 +161,11 @@ def face_dancer_options(snapshot: Snapshot, decision: Decision) -> list[dict[str
 
 
 def _limit(snapshot: Snapshot) -> int:
-    """How many Tleilaxu forces may come in: the winner's forces in the territory, from the snapshot."""
+    """How many Tleilaxu forces may come in: the winner's forces the reveal replaces, from the snapshot."""
     battle = snapshot.battle
     if battle is None or battle.resolution is None or battle.resolution.winner is None:
         return 0
-    return winner_forces(snapshot, str(battle.resolution.winner), battle.territory)
+    return winner_forces(snapshot, str(battle.resolution.winner), battle.territory, replaced_sectors(snapshot))
 
 
 def _open_decision(snapshot: Snapshot, action: Action) -> Violation | None:
@@ -207,7 +245,7 @@ def replacement_violations(snapshot: Snapshot, decision: Decision, action: Actio
         found.append(
             Violation(
                 "sector-not-allowed",
-                f"the forces go into a sector of {territory} outside the storm",
+                f"the forces go into a sector of {territory} outside the storm, among those whose forces they replace",
                 "/action/sector",
                 rule_id,
             )
@@ -259,15 +297,19 @@ def reveal_face_dancer_effect(state: NextSnapshot, leader: str) -> None:
         state.leader_to_tanks(leader, "tleilaxu.face-dancer.reveal")
 
 
-def replace_forces(state: NextSnapshot, winner: str, territory: str, action: Action) -> None:
-    """Apply the checked replacement: the winner's forces to its reserves, the Tleilaxu forces in."""
-    regular, elite = state.forces_to_reserves(winner, territory)
+def replace_forces(
+    state: NextSnapshot, winner: str, territory: str, sectors: frozenset[int] | None, action: Action
+) -> None:
+    """Apply the checked replacement: the winner's forces (in `sectors`, if given) to its reserves, the
+    Tleilaxu forces in."""
+    regular, elite = state.forces_to_reserves(winner, territory, sectors)
     if regular or elite:
         state.event(
             "forces-to-reserves",
             "tleilaxu.face-dancer.replace-forces",
             faction=winner,
             territory=territory,
+            **({} if sectors is None else {"sectors": sorted(sectors)}),
             regular=regular,
             elite=elite,
         )
@@ -312,10 +354,10 @@ def _apply_reveal(
     reveal_face_dancer_effect(state, leader)
     if harkonnen_leaderless(state):
         captives_return_when_leaderless(state, interpretations)
-    replace_forces(state, winner, territory, action)
+    replace_forces(state, winner, territory, replaced_sectors(snapshot), action)
     if not state.face_dancers:
         redraw_face_dancers(state, snapshot.seed, snapshot.turn)
-    state.step_done()
+    _step_done(state)
     placed = sum(e["regular"] for e in state.events if e["type"] == "forces-placed")
     summary = {"face_dancer": {"revealed": True, "leader": leader, "winner": winner, "forces_placed": placed}}
     return state, {"battle": summary}
@@ -361,15 +403,26 @@ def reveal_face_dancer(snapshot: Snapshot, action: Action, context: Context, tra
 def decline_face_dancer(snapshot: Snapshot, action: Action, context: Context, trace: Trace) -> Adjudication:
     face_dancer_opportunity(*winner_leader(snapshot))
     state = NextSnapshot(snapshot)
-    state.step_done()
+    _step_done(state)
     state.event("face-dancer-declined", "tleilaxu.face-dancer.opportunity")
     return finish(snapshot, state, {"battle": {"face_dancer": {"revealed": False}}}, trace, context)
 
 
-def winner_forces(snapshot: Snapshot, winner: str, territory: str) -> int:
-    """The winner's forces in the battle territory: as many as a revealed Face Dancer lets the Tleilaxu
-    put there."""
-    return sum(s.regular + s.elite for s in snapshot.forces if s.faction == winner and s.territory == territory)
+def _step_done(state: NextSnapshot) -> None:
+    """The decision is answered: the reading kept for it goes with it."""
+    if state.resolution.face_dancer_reading is not None:
+        state.clear_resolution("face_dancer_reading")
+    state.step_done()
+
+
+def winner_forces(snapshot: Snapshot, winner: str, territory: str, sectors: frozenset[int] | None = None) -> int:
+    """The winner's forces in the battle territory (in `sectors`, if given): as many as a revealed Face
+    Dancer lets the Tleilaxu put there."""
+    return sum(
+        s.regular + s.elite
+        for s in snapshot.forces
+        if s.faction == winner and s.territory == territory and (sectors is None or s.sector in sectors)
+    )
 
 
 DECLARED = RuleModule(
@@ -385,5 +438,6 @@ DECLARED = RuleModule(
     },
     implements={
         "face-dancer-earlier-bounty": ("bounty-stands",),
+        STORM_SIDE_QUESTION: ("battle-sectors", "whole-territory"),
     },
 )

@@ -32,6 +32,7 @@ from adjudicator.rules.battle.commands import ELEMENT_FIELDS, PRESCIENCE, VOICE,
 from adjudicator.rules.battle.order import aggressor_of, battles_to_fight
 from adjudicator.rules.battle.plan_decision import limits as plan_limits
 from adjudicator.rules.battle.preconditions import STORM_QUESTION
+from adjudicator.rules.battle.sectors import battle_sectors as covered_sectors
 from adjudicator.rules.battle.sectors import combatant_sectors, contested_sides, sector_groups
 from adjudicator.rules.battle.voice import BENE_GESSERIT
 from adjudicator.rules.cards import can_retain_battle_card, is_leader_substitute
@@ -39,7 +40,7 @@ from adjudicator.rules.emperor import KARAMA_WINDOWS as GIFT_WAITS_FOR
 from adjudicator.rules.harkonnen import draw_captive
 from adjudicator.rules.ixians import IXIANS, swap_limit
 from adjudicator.rules.semuta import semuta_cards
-from adjudicator.rules.tleilaxu import face_dancer_opportunity, winner_forces, winner_leader
+from adjudicator.rules.tleilaxu import face_dancer_opportunity, replaced_sectors, winner_forces, winner_leader
 from adjudicator.validation.base import Checker, pointer
 from adjudicator.validation.custody import DUKE, controls_leader, in_tanks
 
@@ -164,6 +165,7 @@ class BattleChecks(Checker):
                         role,
                     )
             self.cyborgs_lost_record(resolution)
+            self.face_dancer_reading_record(resolution)
             if resolution.steps and self.s.pending is None:
                 self.add(
                     "decision-missing",
@@ -589,6 +591,21 @@ class BattleChecks(Checker):
         elif not 0 < resolution.cyborgs_lost <= ixians.tanks.elite:
             self.add("decision-mismatch", "the Cyborgs lost are in the Ixian Tanks, at least one", *where)
 
+    def face_dancer_reading_record(self, resolution: Resolution) -> None:
+        """`face_dancer_reading` is kept exactly while the face-dancer-reveal step remains after a battle
+        that covered one side of the storm (question face-dancer-storm-split)."""
+        one_side = covered_sectors(self.s) is not None
+        to_come = DecisionType.FACE_DANCER_REVEAL in resolution.steps and one_side
+        if to_come != (resolution.face_dancer_reading is not None):
+            self.add(
+                "record-out-of-step",
+                "face_dancer_reading is kept exactly while the face-dancer-reveal step of a battle on one side of"
+                " the storm remains",
+                "battle",
+                "resolution",
+                "face_dancer_reading",
+            )
+
     def suboid_swap_decision(self) -> None:
         current = self.battle_step_answered()
         if current is None:
@@ -665,7 +682,7 @@ class BattleChecks(Checker):
             ("winner", reveal.winner, winner),
             ("leader", reveal.leader, leader),
             ("territory", reveal.territory, battle.territory),
-            ("forces", reveal.forces, winner_forces(self.s, str(winner), battle.territory)),
+            ("forces", reveal.forces, winner_forces(self.s, str(winner), battle.territory, replaced_sectors(self.s))),
         )
         for key, given, expected in expected_fields:
             if given != expected:

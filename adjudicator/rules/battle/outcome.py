@@ -16,6 +16,7 @@ from adjudicator.core.snapshot import Battle, DukeVidal, Plan, Snapshot, halves_
 from adjudicator.core.tracing import rule
 from adjudicator.core.vocabulary import DUKE, BattlePower, BattleResult, DecisionType, DukeStatus, FactionId
 from adjudicator.rules.auditor import AUDITOR, audit_step
+from adjudicator.rules.battle.choam_share import CHOAM, SupportPayment, choam_portions
 from adjudicator.rules.battle.plans import forces_in, strength_halves
 from adjudicator.rules.battle.resolution import Resolution, Side, _leader_strength, _survives
 from adjudicator.rules.battle.sectors import battle_sectors, loser_loss_sectors
@@ -46,7 +47,7 @@ from adjudicator.rules.skills import (
     skills_on,
 )
 from adjudicator.rules.state import NextSnapshot, in_cleanup_order
-from adjudicator.rules.tleilaxu import face_dancer_step
+from adjudicator.rules.tleilaxu import face_dancer_step, storm_side_reading
 
 TRAITOR_CHEAP_HERO_QUESTION = "traitor-winner-cheap-hero"
 TRAITOR_KH_QUESTION = "traitor-winner-kwisatz-haderach"
@@ -92,13 +93,24 @@ def loser_discards(state: NextSnapshot, loser: str) -> None:
 
 
 @rule("battle.spice.support")
-def pay_support(
-    state: NextSnapshot, faction: str, plan: Plan, kept_by_traitor_winner: bool, ally: str | None = None
-) -> None:
-    if plan.spice and not kept_by_traitor_winner:
-        state.pay_to_bank(faction, plan.own_spice, "battle.spice.support", "support")
-        if plan.ally_spice and ally is not None:  # its ally's share (ally-support-payment: ally-may-pay)
-            state.pay_to_bank(ally, plan.ally_spice, "battle.alliance.ally-support-spice", "ally-support")
+def support_payments(plan: Plan, faction: str, kept_by_traitor_winner: bool, ally: str | None) -> list[SupportPayment]:
+    if not plan.spice or kept_by_traitor_winner:
+        return []
+    payments = []
+    if plan.own_spice:
+        payments.append(SupportPayment(faction, faction, plan.own_spice, "support", "battle.spice.support"))
+    if plan.ally_spice and ally is not None:  # its ally's share (ally-support-payment: ally-may-pay; CHOAM)
+        rule_id = "battle.alliance.ally-support-spice"
+        payments.append(SupportPayment(faction, ally, plan.ally_spice, "ally-support", rule_id))
+    return payments
+
+
+def pay_support(state: NextSnapshot, payments: list[tuple[SupportPayment, int]]) -> None:
+    """Each payment to the bank, less the part of it CHOAM receives (`choam_portions`)."""
+    for payment, portion in payments:
+        if portion and payment.payer != CHOAM:
+            state.transfer_spice(payment.payer, CHOAM, portion, "choam.forces.support-share", "choam-share")
+        state.pay_to_bank(payment.payer, payment.amount - portion, payment.rule_id, payment.reason)
 
 
 @rule("battle.leaders.survivors-stay")
@@ -257,11 +269,14 @@ def apply_resolution(
         res.result is BattleResult.SINGLE_TRAITOR,
         dict(context.interpretations),
     )
-    for faction in (battle.aggressor, battle.defender):
-        plan = battle.plans[faction]
-        if snapshot.ruleset.advanced:
+    payments: list[SupportPayment] = []
+    if snapshot.ruleset.advanced:
+        for faction in (battle.aggressor, battle.defender):
             kept = res.result is BattleResult.SINGLE_TRAITOR and faction == res.winner
-            pay_support(state, faction, plan, kept, snapshot.factions[faction].ally)
+            payments += support_payments(battle.plans[faction], faction, kept, snapshot.factions[faction].ally)
+    portions = choam_portions(snapshot, battle, res.result, payments, context)
+    for faction in (battle.aggressor, battle.defender):
+        pay_support(state, [(p, n) for p, n in zip(payments, portions, strict=True) if p.side == faction])
         if faction != res.winner and not (retention is not None and faction == res.loser):
             loser_discards(state, faction)
 
@@ -410,6 +425,7 @@ def apply_resolution(
     # the Face Dancer question reads the resolution just recorded (whether other steps precede it)
     if face_dancer_step(state):
         state.schedule_step(DecisionType.FACE_DANCER_REVEAL.value)
+        storm_side_reading(state, covered, context)
     return summary, state
 
 

@@ -24,6 +24,7 @@ from adjudicator.core.vocabulary import ActionType, DecisionType, FactionId
 from adjudicator.rules.battle.atreides_karama import plan_locked, planning_order
 from adjudicator.rules.battle.plans import (
     ALLY_SUPPORT_QUESTION,
+    ally_may_pay,
     ally_support_violations,
     binding_answer,
     dial_reach,
@@ -142,13 +143,27 @@ def _plan_awaited(snapshot: Snapshot, action: Action) -> Violation | None:
 
 
 def _ally_share_problems(snapshot: Snapshot, faction: str, plan: Plan, context: Context) -> list[Violation]:
-    """The ally's share of the support; whether the ally holds it is checked only for a referee or the
-    ally itself, since the ally's spice is hidden from the side (secrecy.spice)."""
+    """The ally's share of the support. Whether the ally holds it shows the ally's spice, hidden from
+    the side (secrecy.spice), so where the ally may pay only a referee (no viewer) has such a plan ruled."""
     if not plan.ally_spice:
         return []
     ally = snapshot.factions[faction].ally
-    known = context.viewer is None or not spice_hidden(ally, context.viewer)
-    return ally_support_violations(snapshot, faction, plan, context.choice(ALLY_SUPPORT_QUESTION), known)
+    choice = context.choice(ALLY_SUPPORT_QUESTION)
+    if (
+        ally_may_pay(snapshot, faction, choice)
+        and ally is not None
+        and context.viewer is not None
+        and spice_hidden(ally, context.viewer)
+    ):
+        return [
+            Violation(
+                "hidden-from-viewer",
+                f"whether {ally} holds its share shows its spice: only a referee can have this plan ruled",
+                "/viewer",
+                "secrecy.spice",
+            )
+        ]
+    return ally_support_violations(snapshot, faction, plan, choice)
 
 
 @ruled(found(_plan_awaited))

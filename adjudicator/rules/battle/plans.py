@@ -389,15 +389,16 @@ def own_support_spice() -> None:
 ALLY_SUPPORT_QUESTION = "ally-support-payment"
 
 
-def ally_support_violations(
-    snapshot: Snapshot, faction: str, plan: Plan, choice: str, ally_spice_known: bool = True
-) -> list[Violation]:
+def ally_support_violations(snapshot: Snapshot, faction: str, plan: Plan, choice: str) -> list[Violation]:
     """The ally's share of a plan's support under question ally-support-payment: refused under
-    own-spice-only; under ally-may-pay within the support, paid by an ally that exists and (unless its
-    spice is hidden from the asker, `ally_spice_known=False`) holds it."""
+    own-spice-only; under ally-may-pay, or whatever it reads when the ally is CHOAM, within the support,
+    paid by an ally that exists and holds it."""
     if not plan.ally_spice:
         return []
     path = _plan_path(faction, "ally_spice")
+    if allied_to_choam(snapshot, faction):
+        choam_pays_for_ally()  # whatever the question reads
+        return ally_share_violations(snapshot, faction, plan, path)
     if choice != "ally-may-pay":
         own_support_spice()
         return [
@@ -408,13 +409,25 @@ def ally_support_violations(
                 "battle.alliance.own-support-spice",
             )
         ]
-    return ally_share_violations(snapshot, faction, plan, path, ally_spice_known)
+    return ally_share_violations(snapshot, faction, plan, path)
+
+
+def allied_to_choam(snapshot: Snapshot, faction: str) -> bool:
+    return snapshot.factions[faction].ally == FactionId.CHOAM and FactionId.CHOAM.value in snapshot.factions
+
+
+def ally_may_pay(snapshot: Snapshot, faction: str, choice: str) -> bool:
+    """Whether this side's ally may pay a share of its support: under ally-may-pay, or its ally CHOAM."""
+    return choice == "ally-may-pay" or allied_to_choam(snapshot, faction)
+
+
+@rule("choam.alliance.pays-ally-support")
+def choam_pays_for_ally() -> None:
+    pass
 
 
 @rule("battle.alliance.ally-support-spice")
-def ally_share_violations(
-    snapshot: Snapshot, faction: str, plan: Plan, path: str, ally_spice_known: bool
-) -> list[Violation]:
+def ally_share_violations(snapshot: Snapshot, faction: str, plan: Plan, path: str) -> list[Violation]:
     rule_id = "battle.alliance.ally-support-spice"
     ally = snapshot.factions[faction].ally
     if ally is None or ally not in snapshot.factions:
@@ -428,7 +441,7 @@ def ally_share_violations(
                 rule_id,
             )
         ]
-    if ally_spice_known and plan.ally_spice > snapshot.factions[ally].spice:
+    if plan.ally_spice > snapshot.factions[ally].spice:
         # no count, as for the side's own spice: what is left behind the ally's shield is not public
         return [Violation("ally-spice-short", f"{ally} holds less spice than its share", path, rule_id)]
     return []

@@ -145,8 +145,6 @@ def unmodelled_compositions(
                 missing.append(
                     (f"the face-up {skill} skill ({leader_id})", f"/snapshot/factions/{faction}/leaders/{leader_id}")
                 )
-    if rs.advanced and FactionId.CHOAM.value in snapshot.factions and any(battle.plans[f].spice for f in combatants):
-        missing.append(("CHOAM's share of battle support spice", "/snapshot/battle/plans"))
     for variant in ("stronghold-cards", "tech-tokens"):
         if variant in rs.variants:
             missing.append((f"the {variant} variant in battle", "/snapshot/ruleset/variants"))
@@ -170,9 +168,6 @@ def unmodelled_compositions(
                     "/snapshot/duke_vidal/captured_from",
                 )
             )
-    tleilaxu = snapshot.factions.get(FactionId.TLEILAXU.value)
-    if tleilaxu is not None and tleilaxu.face_dancers and battle_sectors(snapshot) is not None:
-        missing.append(("a Face Dancer reveal after a battle on one side of the storm", "/snapshot/battle/territory"))
     ecaz = snapshot.factions.get(FactionId.ECAZ.value)
     if ecaz is not None and ecaz.ally is not None:
         pair = {FactionId.ECAZ.value, ecaz.ally}

@@ -71,7 +71,7 @@ def _rulable(snapshot: Snapshot, action: Action, context: Context) -> list[Viola
     Rihani Decipherer would draw from: every violation at once."""
     battle = snapshot.battle
     assert battle is not None
-    shown = open_acts(battle, context.viewer)
+    shown = open_acts(snapshot, battle, context.viewer)
     if shown:  # a viewer's answer may rest on them: they are made in the open
         public_acts(shown)
     violations = battle_preconditions(snapshot, battle, context)

@@ -200,20 +200,27 @@ class MoritaniState(WorkingCopy):
         self.wire["factions"][payee]["spice"] += amount
         self.event("spice-paid", rule_id, payer=payer, payee=payee, amount=amount, reason=reason)
 
-    def forces_in(self, faction: str, territory: str) -> int:
-        """A faction's forces in a territory, all sectors."""
+    def forces_in(self, faction: str, territory: str, sectors: frozenset[int] | None = None) -> int:
+        """A faction's forces in a territory, all sectors (only `sectors`, if given)."""
         return sum(
             int(s["regular"]) + int(s["elite"])
             for s in self.wire["forces"]
-            if s["faction"] == faction and s["territory"] == territory
+            if s["faction"] == faction and s["territory"] == territory and (sectors is None or s["sector"] in sectors)
         )
 
-    def forces_to_reserves(self, faction: str, territory: str) -> tuple[int, int]:
-        """All of a faction's forces in a territory go back to its reserves; (regular, elite) moved."""
+    def forces_to_reserves(
+        self, faction: str, territory: str, sectors: frozenset[int] | None = None
+    ) -> tuple[int, int]:
+        """All of a faction's forces in a territory (only in `sectors`, if given) go back to its reserves;
+        (regular, elite) moved."""
         regular = elite = 0
         kept = []
         for stack in self.wire["forces"]:
-            if stack["faction"] == faction and stack["territory"] == territory:
+            if (
+                stack["faction"] == faction
+                and stack["territory"] == territory
+                and (sectors is None or stack["sector"] in sectors)
+            ):
                 regular += stack["regular"]
                 elite += stack["elite"]
             else:
