@@ -118,6 +118,8 @@ def expected_audit(snapshot: Snapshot) -> tuple[str, str, int] | None:
     if sides is None or sides[0] not in snapshot.factions or sides[1] not in snapshot.factions:
         return None
     choam, opponent = sides
+    if battle.karama and battle.cancelled(BattlePower.CHOAM_AUDIT.value, choam):
+        return None  # a cancelled audit asks nothing
     auditor = snapshot.factions[choam].leaders.get(AUDITOR)
     survived = auditor is None or auditor.status is not LeaderStatus.TANKS
     return choam, opponent, min(inspection_size(survived), len(snapshot.factions[opponent].hand))

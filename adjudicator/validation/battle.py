@@ -638,7 +638,12 @@ class BattleChecks(Checker):
         decision, battle, _ = current
         expected = expected_audit(self.s)
         if expected is None:
-            self.add("decision-mismatch", "the Auditor's inspection follows a battle it fought", "pending", "type")
+            self.add(
+                "decision-mismatch",
+                "the Auditor's inspection follows a battle it fought, unless a Karama cancelled it",
+                "pending",
+                "type",
+            )
             return
         choam, opponent, count = expected
         if decision.player != opponent:

@@ -59,6 +59,8 @@ FOLLOW_UPS: Mapping[str, str] = MappingProxyType(
     }
 )
 INTERRUPTS: tuple[str, ...] = (DecisionType.SEMUTA_OPPORTUNITY.value,)
+# the steps an interruption waits for (rule choam.auditor.cleanup-order)
+UNINTERRUPTED: frozenset[str] = frozenset({DecisionType.AUDIT_PAYMENT.value})
 
 
 def in_cleanup_order(steps: Iterable[str]) -> list[str]:
@@ -195,8 +197,10 @@ class WorkingCopy:
     def interrupt(self, step: str) -> None:
         """Open `step` before whatever step is next, unless it is already open."""
         steps = self.wire["battle"]["resolution"]["steps"]
-        if not steps or steps[0] != step:
-            steps.insert(0, step)
+        # the Auditor's inspection stays first: its cards are the hand as the battle left it
+        at = 1 if steps and steps[0] in UNINTERRUPTED else 0
+        if len(steps) <= at or steps[at] != step:
+            steps.insert(at, step)
 
     # the battle before its plans
     def begin_battle(self, territory: str, aggressor: str, defender: str, sectors: tuple[int, ...] | None) -> None:
