@@ -2,8 +2,10 @@
 
 The ally's plan is an ordinary plan (its leader, cards, spice, and a dial within its own forces);
 the part of Ecaz's forces that Occupy adds comes on top of that dial in the side's total, free of
-support spice. A battle in which Ecaz itself fights beside its ally's forces is answered
-not-implemented before any of this applies (preconditions).
+support spice. Occupy is a power a Karama may cancel before the plans (`ecaz-occupy`): whichever of
+the two fights then fights with its own forces only, and the other's forces take no part. A battle
+in which Ecaz itself fights beside its ally's forces, Occupy standing, is answered not-implemented
+before any of this applies (preconditions).
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from adjudicator.core.action import Context
 from adjudicator.core.rulebook import RuleModule
 from adjudicator.core.snapshot import Battle, Snapshot
 from adjudicator.core.tracing import rule
-from adjudicator.core.vocabulary import FactionId
+from adjudicator.core.vocabulary import BattlePower, FactionId
 from adjudicator.rules.battle.plans import forces_in
 from adjudicator.rules.battle.sectors import battle_sectors
 from adjudicator.rules.state import NextSnapshot
@@ -22,14 +24,6 @@ from adjudicator.rules.state import NextSnapshot
 ECAZ = FactionId.ECAZ.value
 ROUNDING_QUESTION = "occupy-rounding"
 QuoteLine = tuple[int, dict[str, Any]]  # half-points, and the line as the answer shows it
-
-
-def occupy_partner(snapshot: Snapshot, battle: Battle, side: str) -> str | None:
-    """Ecaz, when `side` is Ecaz's ally fighting this battle with Ecaz's forces in its sectors."""
-    ecaz = snapshot.factions.get(ECAZ)
-    if ecaz is None or ecaz.ally != side or ECAZ in (battle.aggressor, battle.defender):
-        return None
-    return ECAZ if forces_in(snapshot, ECAZ, battle.territory).total else None
 
 
 def ecaz_presence(snapshot: Snapshot, battle: Battle) -> tuple[str, str] | None:
@@ -43,6 +37,27 @@ def ecaz_presence(snapshot: Snapshot, battle: Battle) -> tuple[str, str] | None:
     if all(forces_in(snapshot, f, battle.territory).total for f in pair):
         return pair
     return None
+
+
+@rule("battle.karama.ecaz-occupy")
+def occupy_cancelled() -> None:
+    pass
+
+
+def occupy_stands(battle: Battle) -> bool:
+    """False once a Karama cancelled Occupy in this battle (each side then fights with its own forces)."""
+    if battle.cancelled(BattlePower.ECAZ_OCCUPY.value, ECAZ):
+        occupy_cancelled()
+        return False
+    return True
+
+
+def occupy_partner(snapshot: Snapshot, battle: Battle, side: str) -> str | None:
+    """Ecaz, when Occupy joins Ecaz's forces to its fighting ally `side` in this battle."""
+    pair = ecaz_presence(snapshot, battle)
+    if pair is None or side != pair[1] or ECAZ in (battle.aggressor, battle.defender):
+        return None
+    return ECAZ if occupy_stands(battle) else None
 
 
 @rule("ecaz.occupy.added-forces")
