@@ -23,6 +23,7 @@ from adjudicator.rules.state import NextSnapshot
 
 ECAZ = FactionId.ECAZ.value
 ROUNDING_QUESTION = "occupy-rounding"
+TRAITOR_WIN_QUESTION = "occupy-traitor-win"
 QuoteLine = tuple[int, dict[str, Any]]  # half-points, and the line as the answer shows it
 
 
@@ -76,6 +77,11 @@ def occupy_side_loses(state: NextSnapshot, partner: str, territory: str, sectors
     state.forces_to_tanks(partner, territory, "ecaz.occupy.side-loses", sectors=sectors)
 
 
+@rule("ecaz.occupy.traitor-win")
+def occupy_traitor_win_costs_half(choice: str) -> bool:
+    return choice == "half-stays"
+
+
 def occupy_lines(snapshot: Snapshot, battle: Battle, side: str, context: Context) -> list[QuoteLine]:
     """The strength line Occupy adds to the ally's total (none outside an Occupy battle)."""
     partner = occupy_partner(snapshot, battle, side)
@@ -87,11 +93,14 @@ def occupy_lines(snapshot: Snapshot, battle: Battle, side: str, context: Context
 
 
 def occupy_winner_losses(
-    state: NextSnapshot, snapshot: Snapshot, battle: Battle, winner: str, context: Context
+    state: NextSnapshot, snapshot: Snapshot, battle: Battle, winner: str, context: Context, by_traitor: bool = False
 ) -> None:
-    """Ecaz's forces beside a winning ally: the part Occupy does not keep goes to the Tanks."""
+    """Ecaz's forces beside a winning ally: the part Occupy does not keep goes to the Tanks (after a
+    win by traitor call, as question occupy-traitor-win reads)."""
     partner = occupy_partner(snapshot, battle, winner)
     if partner is None:
+        return
+    if by_traitor and not occupy_traitor_win_costs_half(context.choice(TRAITOR_WIN_QUESTION)):
         return
     present = forces_in(snapshot, partner, battle.territory).total
     lost = occupy_lost_on_win(present, context.choice(ROUNDING_QUESTION))
@@ -116,5 +125,8 @@ def occupy_loser_losses(
 
 
 DECLARED = RuleModule(
-    implements={ROUNDING_QUESTION: ("add-up-keep-down", "add-up-keep-up", "add-down-keep-up")},
+    implements={
+        ROUNDING_QUESTION: ("add-up-keep-down", "add-up-keep-up", "add-down-keep-up"),
+        TRAITOR_WIN_QUESTION: ("ecaz-keeps-all", "half-stays"),
+    },
 )

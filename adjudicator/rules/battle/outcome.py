@@ -223,6 +223,7 @@ def apply_resolution(
         strength = _leader_strength(snapshot, sides[res.loser])
         state.pay_from_bank(res.winner, strength, "battle.traitor.single", "traitor")
         paid[res.winner] = strength
+        occupy_winner_losses(state, snapshot, battle, res.winner, context, by_traitor=True)
     elif res.result in (BattleResult.DOUBLE_TRAITOR, BattleResult.EXPLOSION):
         cause = (
             "battle.traitor.double" if res.result is BattleResult.DOUBLE_TRAITOR else "battle.explosion.lasgun-shield"
