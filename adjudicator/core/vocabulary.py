@@ -258,6 +258,7 @@ class BattlePower(StrEnum):
     HARKONNEN_CAPTURE = "harkonnen-capture"  # advanced: the winning Harkonnen take a leader
     CHOAM_AUDIT = "choam-audit"  # advanced: CHOAM's Auditor inspects the opponent's hand after the battle
     CHOAM_SHARE = "choam-share"  # advanced: half of the support others pay goes to CHOAM
+    ECAZ_OCCUPY = "ecaz-occupy"  # Ecaz's forces beside its fighting ally add to its side
 
 
 SNAPSHOT_FORMAT = "dune-snapshot/1"

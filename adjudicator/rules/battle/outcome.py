@@ -17,6 +17,7 @@ from adjudicator.core.tracing import rule
 from adjudicator.core.vocabulary import DUKE, BattlePower, BattleResult, DecisionType, DukeStatus, FactionId
 from adjudicator.rules.auditor import AUDITOR, audit_step
 from adjudicator.rules.battle.choam_share import CHOAM, SupportPayment, choam_portions
+from adjudicator.rules.battle.occupy import occupy_partner, occupy_side_loses, occupy_winner_losses
 from adjudicator.rules.battle.plans import forces_in, strength_halves
 from adjudicator.rules.battle.resolution import Resolution, Side, _leader_strength, _survives
 from adjudicator.rules.battle.sectors import battle_sectors, loser_loss_sectors
@@ -222,6 +223,7 @@ def apply_resolution(
         strength = _leader_strength(snapshot, sides[res.loser])
         state.pay_from_bank(res.winner, strength, "battle.traitor.single", "traitor")
         paid[res.winner] = strength
+        occupy_winner_losses(state, snapshot, battle, res.winner, context, by_traitor=True)
     elif res.result in (BattleResult.DOUBLE_TRAITOR, BattleResult.EXPLOSION):
         cause = (
             "battle.traitor.double" if res.result is BattleResult.DOUBLE_TRAITOR else "battle.explosion.lasgun-shield"
@@ -256,8 +258,14 @@ def apply_resolution(
         for faction in (battle.aggressor, battle.defender):
             lost_in = loser_loss_sectors(snapshot, faction, context)
             state.forces_to_tanks(faction, territory, "battle.traitor.double", sectors=lost_in)
+            partner = occupy_partner(snapshot, battle, faction)
+            if partner is not None:
+                occupy_side_loses(state, partner, territory, loser_loss_sectors(snapshot, partner, context))
     if res.loser is not None:
         loser_loses_everything(state, res.loser, territory, loser_loss_sectors(snapshot, res.loser, context))
+        partner = occupy_partner(snapshot, battle, res.loser)
+        if partner is not None:
+            occupy_side_loses(state, partner, territory, loser_loss_sectors(snapshot, partner, context))
 
     # support spice, and the cards of the sides without a win (Moritani's ally keeps its own reserved)
     retention = retention_step(
@@ -322,6 +330,7 @@ def apply_resolution(
                     needed.add(DecisionType.SUBOID_SWAP.value)
             else:
                 needed.add(DecisionType.BATTLE_CASUALTIES.value)
+            occupy_winner_losses(state, snapshot, battle, res.winner, context)
         if special_karama_step(snapshot, state, res.winner, res.loser):
             needed.add(DecisionType.MORITANI_SPECIAL_KARAMA.value)
         remaining = state.cards_in_plan(res.winner, WINNER_SLOTS)

@@ -14,6 +14,7 @@ from __future__ import annotations
 from adjudicator.core.snapshot import Battle, Snapshot
 from adjudicator.core.vocabulary import BattlePower, FactionId, LeaderStatus
 from adjudicator.rules.battle.choam_share import choam_share_in_play
+from adjudicator.rules.battle.occupy import ecaz_presence
 from adjudicator.rules.battle.plans import forces_in
 
 __all__ = ["BattlePower", "powers_in_battle"]
@@ -57,4 +58,6 @@ def powers_in_battle(snapshot: Snapshot, battle: Battle) -> list[tuple[BattlePow
             found.append((BattlePower.CHOAM_AUDIT, side))
     if choam_share_in_play(snapshot, battle):  # CHOAM's, whether or not it fights
         found.append((BattlePower.CHOAM_SHARE, FactionId.CHOAM.value))
+    if ecaz_presence(snapshot, battle) is not None:
+        found.append((BattlePower.ECAZ_OCCUPY, FactionId.ECAZ.value))
     return [(power, owner) for power, owner in found if not battle.cancelled(power.value, owner)]

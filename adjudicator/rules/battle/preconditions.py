@@ -12,6 +12,7 @@ from adjudicator.core.rulebook import RuleModule
 from adjudicator.core.snapshot import Battle, Snapshot
 from adjudicator.core.tracing import rule
 from adjudicator.core.vocabulary import DUKE, DukeStatus, FactionId, LeaderStatus, Phase
+from adjudicator.rules.battle.occupy import ecaz_presence, occupy_stands
 from adjudicator.rules.battle.sectors import battle_on_one_side, battle_sectors, combatant_sectors, sector_groups
 from adjudicator.rules.skills import (
     MODELLED_BATTLE_SKILLS,
@@ -168,12 +169,9 @@ def unmodelled_compositions(
                     "/snapshot/duke_vidal/captured_from",
                 )
             )
-    ecaz = snapshot.factions.get(FactionId.ECAZ.value)
-    if ecaz is not None and ecaz.ally is not None:
-        pair = {FactionId.ECAZ.value, ecaz.ally}
-        present = {s.faction for s in snapshot.forces if s.territory == battle.territory}
-        if pair <= present and pair & set(combatants):
-            missing.append(("Ecaz Occupy (Ecaz and its ally in one battle)", "/snapshot/battle"))
+    occupied = ecaz_presence(snapshot, battle) is not None
+    if occupied and FactionId.ECAZ.value in combatants and occupy_stands(battle):
+        missing.append(("Ecaz Occupy with Ecaz itself fighting beside its ally's forces", "/snapshot/battle"))
     return [
         Violation("not-implemented", f"this engine version does not adjudicate {what} yet", path)
         for what, path in missing

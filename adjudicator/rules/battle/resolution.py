@@ -14,6 +14,7 @@ from adjudicator.core.rulebook import RuleModule
 from adjudicator.core.snapshot import Battle, Plan, Snapshot, halves_to_number
 from adjudicator.core.tracing import rule
 from adjudicator.core.vocabulary import BattleResult
+from adjudicator.rules.battle.occupy import occupy_lines
 from adjudicator.rules.cards import Protection, Weapon, defense_effect, weapon_effect
 from adjudicator.rules.skills import skill_lines, skills_on
 
@@ -266,6 +267,8 @@ def resolve(snapshot: Snapshot, battle: Battle, context: Context) -> Resolution:
         survivors = {f: _survives(s) for f, s in sides.items()}
         for faction, extra in skill_lines(snapshot, plans, survivors, artillery, context.interpretations).items():
             lines[faction] += extra
+    for faction in sides:
+        lines[faction] += occupy_lines(snapshot, battle, faction, context)
     totals = {f: sum(halves for halves, _ in side_lines) for f, side_lines in lines.items()}
     quote = {f: [line for _, line in side_lines] for f, side_lines in lines.items()}
     winner, loser = higher_total_wins(aggressor, defender, totals)
