@@ -126,6 +126,17 @@ def uses_cancelled(battle: Battle, power: str, target: str) -> int:
     return sum(1 for use in battle.karama if use.power == power and use.target == target)
 
 
+def power_available(battle: Battle, power: str, owner: str, readings: Mapping[str, str]) -> bool:
+    """The Voice or Prescience not cancelled, or cancelled once where battle-karama-redo is may-redo."""
+    cancelled = uses_cancelled(battle, power, owner)
+    if not cancelled:
+        return True
+    if readings.get(REDO_QUESTION) == MAY_REDO and cancelled == 1:
+        used_again()
+        return True
+    return False
+
+
 def leader_instead(plan: Plan, command: str, subject: str, readings: Mapping[str, str]) -> bool:
     """Whether a plan playing a leader answers a command to play a Cheap Hero (recorded
     voice-play-cheap-hero-with-leaders leaders-first)."""

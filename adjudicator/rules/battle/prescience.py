@@ -30,8 +30,8 @@ from adjudicator.rules.battle.commands import (
     REDO_QUESTION,
     facing,
     hero_left_free,
+    power_available,
     prelude_order,
-    used_again,
     uses_cancelled,
 )
 from adjudicator.rules.battle.karama_window import open_power_window
@@ -71,7 +71,7 @@ def prescience_step(state: NextSnapshot) -> dict[str, Any] | None:
     snapshot = state.as_snapshot()
     battle = snapshot.battle
     assert battle is not None
-    if ATREIDES not in snapshot.factions or not prescience_available(state, battle):
+    if ATREIDES not in snapshot.factions or not power_available(battle, PRESCIENCE, ATREIDES, state.readings):
         return None
     record = battle.prescience
     if record is not None:
@@ -86,17 +86,6 @@ def prescience_step(state: NextSnapshot) -> dict[str, Any] | None:
         return None
     prelude_order()
     return opened(ATREIDES, PrescienceDecision(territory=battle.territory, opponent=target))
-
-
-def prescience_available(state: NextSnapshot, battle: Battle) -> bool:
-    """Not cancelled, or cancelled once where battle-karama-redo is may-redo."""
-    cancelled = uses_cancelled(battle, PRESCIENCE, ATREIDES)
-    if not cancelled:
-        return True
-    if state.readings.get(REDO_QUESTION) == MAY_REDO and cancelled == 1:
-        used_again()
-        return True
-    return False
 
 
 @rule("battle.prescience.asked-under")

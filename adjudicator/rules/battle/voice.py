@@ -33,7 +33,7 @@ from adjudicator.rules.battle.commands import (
     TWO_KIND_QUESTION,
     VOICE,
     facing,
-    used_again,
+    power_available,
     uses_cancelled,
     voice_subjects,
 )
@@ -66,7 +66,11 @@ def voice_step(state: NextSnapshot) -> dict[str, Any] | None:
         early = prescience_first(state, battle)
         if early is not None:
             return early
-    if BENE_GESSERIT not in snapshot.factions or battle.voice is not None or not voice_available(state, battle):
+    if (
+        BENE_GESSERIT not in snapshot.factions
+        or battle.voice is not None
+        or not power_available(battle, VOICE, BENE_GESSERIT, state.readings)
+    ):
         return _voice_over(state, battle, order)
     if order == "voice-lost-after-prescience" and battle.prescience is not None:
         voice_lost()
@@ -75,17 +79,6 @@ def voice_step(state: NextSnapshot) -> dict[str, Any] | None:
     if target is None:
         return _voice_over(state, battle, order)
     return opened(BENE_GESSERIT, VoiceDecision(territory=battle.territory, opponent=target))
-
-
-def voice_available(state: NextSnapshot, battle: Battle) -> bool:
-    """Not cancelled, or cancelled once where battle-karama-redo is may-redo."""
-    cancelled = uses_cancelled(battle, VOICE, BENE_GESSERIT)
-    if not cancelled:
-        return True
-    if state.readings.get(REDO_QUESTION) == MAY_REDO and cancelled == 1:
-        used_again()
-        return True
-    return False
 
 
 @rule("battle.prelude.voice-lost")
