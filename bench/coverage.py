@@ -46,7 +46,7 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -78,6 +78,7 @@ class Ruleset:
     expansions: tuple[str, ...]
     advanced: tuple[bool, ...]  # drawn at random per phase among these
     variants: tuple[str, ...] = ()
+    optional_variants: tuple[str, ...] = ()  # each switched on in half the phases
 
 
 RULESETS = (
@@ -86,7 +87,8 @@ RULESETS = (
     Ruleset("ixians-tleilaxu", ("ixians-tleilaxu",), (False, True)),
     Ruleset("choam-richese", ("choam-richese",), (False, True)),
     Ruleset("ecaz-moritani", ("ecaz-moritani",), (False, True)),
-    Ruleset("all-expansions", EXPANSIONS, (True,)),
+    # Leader Skills and the full Treachery deck (with the New Treachery Cards) in half the games each
+    Ruleset("all-expansions", EXPANSIONS, (True,), (), ("leader-skills", "ecaz-moritani-treachery-cards")),
     Ruleset("all-modules", EXPANSIONS, (True,), VARIANTS),
 )
 
@@ -125,6 +127,7 @@ def generate(rs: Ruleset, rng: random.Random) -> dict[str, Any]:
     """One rules-legal snapshot as Shipment and Movement ends."""
     cat = catalog()
     advanced = rng.choice(rs.advanced)
+    rs = replace(rs, variants=rs.variants + tuple(v for v in rs.optional_variants if rng.random() < 0.5))
     pool = ruleset_factions(rs.expansions)
     count = rng.randint(2, min(6, len(pool)))
     extra = [f for f in pool if cat.factions[f].expansion != "base"]
