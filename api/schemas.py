@@ -361,7 +361,7 @@ class ResolutionSchema(Schema):
 
 VOICE_COMMANDS = ["play", "not-play"]
 PRESCIENCE_ELEMENTS = ["leader", "weapon", "defense", "dial"]
-BATTLE_STEPS = ["voice", "prescience", "battle-karama"]
+BATTLE_STEPS = ["mentat-question", "voice", "prescience", "battle-karama"]
 
 
 class VoiceSchema(Schema):
@@ -418,6 +418,22 @@ class PrescienceSchema(Schema):
     )
     earlier = fields.Nested(
         PrescienceAnswerSchema, metadata={"description": "the no-leader answer that allowed this further question"}
+    )
+
+
+class MentatQuestionSchema(Schema):
+    """A face-up Mentat's question in this battle: who asked whom about which weapon, whether the card
+    was shown, and which (redacted for every viewer but the two sides)."""
+
+    player = faction_field(required=True, metadata={"description": "the side whose Mentat asks"})
+    target = faction_field(required=True, metadata={"description": "the side it faces, asked"})
+    weapon = id_field("the weapon card named (null: the side declined to ask)", required=True, allow_none=True)
+    answered = StrictBoolean(
+        required=True, metadata={"description": "the asked side has shown its card (true for a declined question)"}
+    )
+    shown = id_field(
+        "once answered: the card shown (null with an empty hand), seen by the asker and the side asked alone",
+        allow_none=True,
     )
 
 
@@ -482,11 +498,16 @@ class BattleSchema(Schema):
     resolution = fields.Nested(ResolutionSchema, allow_none=True)
     prelude = fields.List(
         Choice(BATTLE_STEPS),
-        validate=validate.Length(max=3),
+        validate=validate.Length(max=4),
         metadata={"description": "the steps still to come before the plans are made, in order"},
     )
     voice = fields.Nested(VoiceSchema, allow_none=True)
     prescience = fields.Nested(PrescienceSchema, allow_none=True)
+    mentat = fields.List(
+        fields.Nested(MentatQuestionSchema),
+        validate=validate.Length(max=2),
+        metadata={"description": "the face-up Mentats' questions before the plans, in the order asked"},
+    )
     karama = fields.List(
         fields.Nested(KaramaUseSchema),
         validate=validate.Length(max=12),
@@ -587,6 +608,15 @@ class DecisionSchema(Schema):
     )
     power = id_field("battle-karama: the faction power that may be cancelled", allow_none=True)
     subject = id_field("truthtrance-answer: the kind of card the question asks about", allow_none=True)
+    asker = faction_field(allow_none=True, metadata={"description": "mentat-answer: the side whose Mentat asked"})
+    weapon = id_field("mentat-answer: the weapon card the Mentat named", allow_none=True)
+    names = Choice(
+        ["any-weapon-role"],
+        allow_none=True,
+        metadata={
+            "description": "mentat-question: the reading of mentat-two-role-weapons it opened under (null: the default)"
+        },
+    )
 
 
 class TerrorTokenSchema(Schema):
@@ -697,7 +727,10 @@ class ActionSchema(Schema):
 
     type = Choice([a.value for a in ActionType], required=True)
     player = faction_field(allow_none=True, metadata={"description": "the acting faction"})
-    card = id_field("retain-card: the card kept, or null to decline", allow_none=True)
+    card = id_field(
+        "retain-card: the card kept, or null to decline; show-mentat-card: the card shown, or null with an empty hand",
+        allow_none=True,
+    )
     cards = fields.List(id_field("card id"), validate=validate.Length(max=3), metadata={"description": "keep-cards"})
     keep = fields.List(
         id_field("card id"),
@@ -717,7 +750,7 @@ class ActionSchema(Schema):
         allow_none=True,
     )
     cheap_hero = id_field("lock-battle-plan: a Cheap Hero/Heroine instead of a leader", allow_none=True)
-    weapon = id_field("lock-battle-plan", allow_none=True)
+    weapon = id_field("lock-battle-plan; ask-mentat: the weapon card the Mentat names", allow_none=True)
     defense = id_field("lock-battle-plan", allow_none=True)
     dial = StrictNumber(validate=validate.Range(min=0, max=40), metadata={"description": "lock-battle-plan"})
     spice = count_field(1000, "lock-battle-plan: support spice")

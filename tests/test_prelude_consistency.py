@@ -1,10 +1,11 @@
 """A decision open before a battle's plans belongs to the step at the head of `battle.prelude`.
 
-Every decision before the plans (the Voice, Prescience, its answer, the Karama windows on either and on
-the later powers) is sent with every shape of `battle.prelude` (absent, empty, each ordered choice of
-its steps, a repeated step) and answered with each of its actions: no request gets a 5xx, a prelude
-whose head is not the decision's step is refused at `/snapshot/battle/prelude`, and one whose head is
-its step is never refused there. The working state ends the step it is told, and only that one.
+Every decision before the plans (a face-up Mentat's question and its answer, the Voice, Prescience,
+its answer, the Karama windows on either and on the later powers) is sent with every shape of
+`battle.prelude` (absent, empty, each ordered choice of its steps, a repeated step) and answered with
+each of its actions: no request gets a 5xx, a prelude whose head is not the decision's step is refused
+at `/snapshot/battle/prelude`, and one whose head is its step is never refused there. The working
+state ends the step it is told, and only that one.
 """
 
 from __future__ import annotations
@@ -21,12 +22,34 @@ from adjudicator.rules.state import NextSnapshot
 
 from .conftest import base_snapshot
 
-STEPS = ("voice", "prescience", "battle-karama")
+STEPS = ("mentat-question", "voice", "prescience", "battle-karama")
 VOICE = {"player": "bene-gesserit", "target": "atreides", "command": "play", "subject": "poison-weapon"}
 ASKED = {"player": "atreides", "target": "harkonnen", "element": "weapon", "answer": None}
+MENTAT_ASKED = {"player": "atreides", "target": "harkonnen", "weapon": "chaumas", "answered": False}
 
 # decision -> (its step, the battle's records it needs, the decision, its answers)
 DECISIONS: dict[str, tuple[str, dict[str, Any], dict[str, Any], list[dict[str, Any]]]] = {
+    "mentat-question": (
+        "mentat-question",
+        {},
+        {"type": "mentat-question", "player": "atreides", "territory": "arrakeen", "opponent": "harkonnen"},
+        [
+            {"type": "decline-mentat", "player": "atreides"},
+            {"type": "ask-mentat", "player": "atreides", "weapon": "lasgun"},
+        ],
+    ),
+    "mentat-answer": (
+        "mentat-question",
+        {"mentat": [MENTAT_ASKED]},
+        {
+            "type": "mentat-answer",
+            "player": "harkonnen",
+            "territory": "arrakeen",
+            "asker": "atreides",
+            "weapon": "chaumas",
+        },
+        [{"type": "show-mentat-card", "player": "harkonnen", "card": "chaumas"}],
+    ),
     "voice": (
         "voice",
         {},
@@ -95,7 +118,7 @@ DECISIONS: dict[str, tuple[str, dict[str, Any], dict[str, Any], list[dict[str, A
 def _preludes() -> list[list[str] | None]:
     """None (the key absent), empty, every ordered choice of the steps, and a step twice."""
     shapes: list[list[str] | None] = [None, []]
-    for size in (1, 2, 3):
+    for size in (1, 2, 3, 4):
         shapes += [list(p) for p in itertools.permutations(STEPS, size)]
     return [*shapes, ["voice", "voice"], ["prescience", "prescience", "battle-karama"]]
 
@@ -104,6 +127,11 @@ def _snapshot(name: str, prelude: list[str] | None) -> dict[str, Any]:
     _, records, decision, _ = DECISIONS[name]
     snapshot = base_snapshot("prelude")
     snapshot["ruleset"]["advanced"] = name == "later-powers-window"  # where Sardaukar act later
+    if name.startswith("mentat"):  # the Atreides' Duncan Idaho lies face up with the Mentat card
+        snapshot["ruleset"] = {"expansions": ["choam-richese"], "advanced": False, "variants": ["leader-skills"]}
+        snapshot["factions"]["atreides"]["leaders"] = {
+            "duncan-idaho": {"status": "available", "skill": "mentat", "skill_face_up": True}
+        }
     snapshot["battle"].pop("prelude")
     if prelude is not None:
         snapshot["battle"]["prelude"] = prelude

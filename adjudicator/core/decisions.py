@@ -322,6 +322,30 @@ class PrescienceAnswerDecision(DecisionRecord):
 
 
 @dataclass(frozen=True, slots=True)
+class MentatQuestionDecision(DecisionRecord):
+    """A side with a face-up Mentat may ask `opponent`, the side it faces, whether it holds a named
+    weapon."""
+
+    territory: str | None = None
+    opponent: str | None = None
+    # the reading of mentat-two-role-weapons it was opened under (None: the default)
+    names: str | None = None
+
+    TYPE: ClassVar[DecisionType] = DecisionType.MENTAT_QUESTION
+
+
+@dataclass(frozen=True, slots=True)
+class MentatAnswerDecision(DecisionRecord):
+    """The side asked by `asker`'s Mentat shows it a card: the named `weapon` when it holds one."""
+
+    territory: str | None = None
+    asker: str | None = None
+    weapon: str | None = None
+
+    TYPE: ClassVar[DecisionType] = DecisionType.MENTAT_ANSWER
+
+
+@dataclass(frozen=True, slots=True)
 class TruthtranceAnswerDecision(DecisionRecord):
     """The side asked by `owner`'s Truthtrance answers yes or no: will it play a card of `subject`
     (a Voice subject) in this battle?"""
@@ -388,6 +412,8 @@ DECISION_RECORDS: Mapping[str, type[DecisionRecord]] = {
         VoiceDecision,
         PrescienceDecision,
         PrescienceAnswerDecision,
+        MentatQuestionDecision,
+        MentatAnswerDecision,
         BattleKaramaDecision,
         TruthtranceAnswerDecision,
         GiftKaramaDecision,

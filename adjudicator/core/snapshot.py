@@ -411,6 +411,34 @@ class PrescienceRecord:
 
 
 @dataclass(frozen=True, slots=True)
+class MentatQuestion:
+    """A face-up Mentat's question before this battle's plans: `player` asked `target` whether it holds
+    the `weapon` named (None: it declined to ask), whether `target` has shown its card yet, and the
+    card shown (None with an empty hand), which only the two of them see."""
+
+    player: str
+    target: str
+    weapon: str | None
+    answered: bool
+    shown: str | None = None
+
+    @classmethod
+    def from_dict(cls, raw: Mapping[str, Any]) -> MentatQuestion:
+        return cls(raw["player"], raw["target"], raw.get("weapon"), bool(raw.get("answered")), raw.get("shown"))
+
+    def to_dict(self) -> dict[str, Any]:
+        wire: dict[str, Any] = {
+            "player": self.player,
+            "target": self.target,
+            "weapon": self.weapon,
+            "answered": self.answered,
+        }
+        if self.answered and self.weapon is not None:
+            wire["shown"] = self.shown
+        return wire
+
+
+@dataclass(frozen=True, slots=True)
 class TruthtranceAnswer:
     """A Truthtrance answer held against `target`'s plan in this battle (question
     truthtrance-binds-plan): whether it will (`yes`) or will not (`no`) play a card of `subject`."""
@@ -476,6 +504,7 @@ class Battle:
     prelude: tuple[str, ...] = ()  # the steps still to come before the plans (voice, prescience)
     voice: VoiceCommand | None = None
     prescience: PrescienceRecord | None = None
+    mentat: tuple[MentatQuestion, ...] = ()  # the face-up Mentats' questions before the plans
     karama: tuple[KaramaUse, ...] = ()  # faction powers cancelled in this battle
     plan_seen: PlanSeen | None = None  # the advanced Atreides' special Karama: whose plan it sees
     truthtrance: tuple[TruthtranceAnswer, ...] = ()  # Truthtrance answers held against a plan
@@ -495,6 +524,7 @@ class Battle:
             prelude=tuple(raw.get("prelude") or ()),
             voice=None if raw.get("voice") is None else VoiceCommand.from_dict(raw["voice"]),
             prescience=None if raw.get("prescience") is None else PrescienceRecord.from_dict(raw["prescience"]),
+            mentat=tuple(MentatQuestion.from_dict(m) for m in raw.get("mentat") or ()),
             karama=tuple(KaramaUse.from_dict(k) for k in raw.get("karama") or ()),
             plan_seen=None if raw.get("plan_seen") is None else PlanSeen.from_dict(raw["plan_seen"]),
             truthtrance=tuple(TruthtranceAnswer.from_dict(t) for t in raw.get("truthtrance") or ()),
@@ -517,6 +547,7 @@ class Battle:
             **({"prelude": list(self.prelude)} if self.prelude else {}),
             **({} if self.voice is None else {"voice": self.voice.to_dict()}),
             **({} if self.prescience is None else {"prescience": self.prescience.to_dict()}),
+            **({"mentat": [m.to_dict() for m in self.mentat]} if self.mentat else {}),
             **({"karama": [k.to_dict() for k in self.karama]} if self.karama else {}),
             **({} if self.plan_seen is None else {"plan_seen": self.plan_seen.to_dict()}),
             **({"truthtrance": [t.to_dict() for t in self.truthtrance]} if self.truthtrance else {}),

@@ -159,6 +159,9 @@ class ActionType(StrEnum):
     USE_PRESCIENCE = "use-prescience"
     DECLINE_PRESCIENCE = "decline-prescience"
     ANSWER_PRESCIENCE = "answer-prescience"
+    ASK_MENTAT = "ask-mentat"
+    DECLINE_MENTAT = "decline-mentat"
+    SHOW_MENTAT_CARD = "show-mentat-card"
     KARAMA_SEE_PLAN = "karama-see-plan"
     PLAY_TRUTHTRANCE = "play-truthtrance"
     ANSWER_TRUTHTRANCE = "answer-truthtrance"
@@ -191,6 +194,8 @@ class DecisionType(StrEnum):
     VOICE = "voice"
     PRESCIENCE = "prescience"
     PRESCIENCE_ANSWER = "prescience-answer"
+    MENTAT_QUESTION = "mentat-question"
+    MENTAT_ANSWER = "mentat-answer"
     BATTLE_KARAMA = "battle-karama"
     TRUTHTRANCE_ANSWER = "truthtrance-answer"
     GIFT_KARAMA = "gift-karama"
@@ -198,13 +203,14 @@ class DecisionType(StrEnum):
 
 
 # The phases in which each decision type can be open, from where the rules open it: the choice of the
-# next battle, the steps before a battle's plans (Voice, Prescience and their Karama windows), its plans
-# and its cleanup steps (the Auditor's inspection, casualties, the winner's cards, the Harkonnen capture,
-# Moritani's retention and its Karama windows, Semuta, Face Dancers, Sandmaster, Rihani, the Ixian Suboid
-# swap) and the Karama window on the Emperor's gift of spice in the Battle phase; Duke Vidal's
-# acquisition and its Karama window as Shipment and Movement ends (`end-shipment-movement`); the Terror
-# placement and the Extortion payment in the Mentat Pause. An answer that keeps a decision open (a
-# CHOAM cash-in, a Karama pass) does not change the phase.
+# next battle, the steps before a battle's plans (the Mentat's question and its answer, Voice,
+# Prescience and their Karama windows), its plans and its cleanup steps (the Auditor's inspection,
+# casualties, the winner's cards, the Harkonnen capture, Moritani's retention and its Karama windows,
+# Semuta, Face Dancers, Sandmaster, Rihani, the Ixian Suboid swap) and the Karama window on the
+# Emperor's gift of spice in the Battle phase; Duke Vidal's acquisition and its Karama window as
+# Shipment and Movement ends (`end-shipment-movement`); the Terror placement and the Extortion payment
+# in the Mentat Pause. An answer that keeps a decision open (a CHOAM cash-in, a Karama pass) does not
+# change the phase.
 _BATTLE = frozenset({Phase.BATTLE})
 DECISION_PHASES: Mapping[DecisionType, frozenset[Phase]] = MappingProxyType(
     {
@@ -225,6 +231,8 @@ DECISION_PHASES: Mapping[DecisionType, frozenset[Phase]] = MappingProxyType(
         DecisionType.VOICE: _BATTLE,
         DecisionType.PRESCIENCE: _BATTLE,
         DecisionType.PRESCIENCE_ANSWER: _BATTLE,
+        DecisionType.MENTAT_QUESTION: _BATTLE,
+        DecisionType.MENTAT_ANSWER: _BATTLE,
         DecisionType.BATTLE_KARAMA: _BATTLE,
         DecisionType.TRUTHTRANCE_ANSWER: _BATTLE,
         DecisionType.GIFT_KARAMA: _BATTLE,

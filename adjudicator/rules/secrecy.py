@@ -115,6 +115,8 @@ _PRIVATE_DECISION_KEYS = {
     "gift-karama": ("eligible",),
     # the decision itself is public; its options show the asked side's hand and leaders
     "prescience-answer": (),
+    # the decision itself is public; its options show whether the asked side holds the named weapon
+    "mentat-answer": (),
     # the decision itself is public; asked of a locked plan, its one option shows the plan's answer
     "truthtrance-answer": (),
 }
@@ -264,6 +266,14 @@ def redact_prescience_answer(wire: dict[str, Any], viewer: str | None, redacted:
             redacted.append("/snapshot/battle/prescience/earlier")
 
 
+@rule("secrecy.mentat-shown")
+def redact_mentat_shown(wire: dict[str, Any], viewer: str | None, redacted: list[str]) -> None:
+    for i, asked in enumerate(wire["battle"]["mentat"]):
+        if "shown" in asked and viewer not in (asked["player"], asked["target"]):
+            asked["shown"] = None
+            redacted.append(f"/snapshot/battle/mentat/{i}/shown")
+
+
 @rule("secrecy.rihani")
 def redact_rihani(wire: dict[str, Any], viewer: str | None, redacted: list[str]) -> None:
     record = wire["battle"]["resolution"]["rihani"]
@@ -312,6 +322,8 @@ def redact(snapshot: Snapshot, viewer: str | None) -> tuple[dict[str, Any], list
     battle = wire.get("battle") or {}
     if (battle.get("prescience") or {}).get("answer") is not None or (battle.get("prescience") or {}).get("earlier"):
         redact_prescience_answer(wire, viewer, redacted)
+    if any("shown" in asked for asked in battle.get("mentat") or ()):
+        redact_mentat_shown(wire, viewer, redacted)
     if (battle.get("resolution") or {}).get("rihani") is not None:
         redact_rihani(wire, viewer, redacted)
     if decision_is_private(wire.get("pending"), viewer):

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from adjudicator.core.catalog import Territory
+from adjudicator.core.catalog import Territory, catalog
 from adjudicator.core.decisions import (
     AuditPayment,
     BattleChoiceDecision,
@@ -20,6 +20,7 @@ from adjudicator.core.decisions import (
     CaptureDecision,
     FaceDancerReveal,
     GiftKaramaDecision,
+    MentatAnswerDecision,
     SemutaOpportunity,
     SuboidSwapDecision,
     WinnerCardsDecision,
@@ -29,6 +30,7 @@ from adjudicator.core.snapshot import Battle
 from adjudicator.core.vocabulary import DecisionType, DukeStatus, FactionId, TerritoryType
 from adjudicator.rules.auditor import PAYMENT_SCOPES, draw_cards, expected_audit
 from adjudicator.rules.battle.commands import ELEMENT_FIELDS, PRESCIENCE, VOICE, facing, voice_subjects
+from adjudicator.rules.battle.mentat_question import askers as mentat_askers
 from adjudicator.rules.battle.order import aggressor_of, battles_to_fight
 from adjudicator.rules.battle.plan_decision import limits as plan_limits
 from adjudicator.rules.battle.preconditions import STORM_QUESTION
@@ -53,6 +55,8 @@ BEFORE_PLANS = frozenset(
         DecisionType.VOICE.value,
         DecisionType.PRESCIENCE.value,
         DecisionType.PRESCIENCE_ANSWER.value,
+        DecisionType.MENTAT_QUESTION.value,
+        DecisionType.MENTAT_ANSWER.value,
         DecisionType.BATTLE_KARAMA.value,
         DecisionType.TRUTHTRANCE_ANSWER.value,
     }
@@ -89,6 +93,8 @@ class BattleChecks(Checker):
             DecisionType.PRESCIENCE.value: self.prelude_decision,
             DecisionType.PRESCIENCE_ANSWER.value: self.prelude_decision,
             DecisionType.BATTLE_KARAMA.value: self.prelude_decision,
+            DecisionType.MENTAT_QUESTION.value: self.mentat_decision,
+            DecisionType.MENTAT_ANSWER.value: self.mentat_decision,
             DecisionType.TRUTHTRANCE_ANSWER.value: self.truthtrance_decision,
             DecisionType.GIFT_KARAMA.value: self.gift_window_decision,
             DecisionType.AUDIT_PAYMENT.value: self.audit_decision,
@@ -185,6 +191,8 @@ class BattleChecks(Checker):
                 self.add("duplicate", "a faction is listed twice", "battle", key)
         if battle.voice is not None or battle.prescience is not None:
             self.prelude_records(battle)
+        if battle.mentat:
+            self.mentat_records(battle)
         for i, held in enumerate(battle.truthtrance):
             if held.target not in combatants or held.player == held.target or held.player not in self.s.factions:
                 self.add(
@@ -228,6 +236,78 @@ class BattleChecks(Checker):
                     "prescience",
                     "answer",
                 )
+
+    def mentat_records(self, battle: Battle) -> None:
+        """The Mentats' questions: each a side's, once, to the side it faces, naming a weapon card (or
+        none, declined and so answered); a question awaiting its card has its answer open."""
+        sides = (battle.aggressor, battle.defender)
+        seen: set[str] = set()
+        for i, asked in enumerate(battle.mentat):
+            facing_side = sides[1] if asked.player == sides[0] else sides[0]
+            if asked.player not in sides or asked.target != facing_side or asked.player in seen:
+                self.add(
+                    "power-record-mismatch",
+                    "a Mentat's question is a side's, once, to the side it faces",
+                    "battle",
+                    "mentat",
+                    i,
+                )
+            seen.add(asked.player)
+            if asked.weapon is not None and asked.weapon not in catalog().cards:
+                self.add("unknown-card", f"no card kind {asked.weapon!r}", "battle", "mentat", i, "weapon")
+            if asked.weapon is None and not asked.answered:
+                self.add(
+                    "power-record-mismatch", "a declined question has no answer to wait for", "battle", "mentat", i
+                )
+            pending = self.s.pending
+            waiting = asked.weapon is not None and not asked.answered
+            if waiting and (pending is None or pending.type != DecisionType.MENTAT_ANSWER):
+                self.add("decision-missing", "a Mentat's question awaits its mentat-answer decision", "pending")
+
+    def mentat_decision(self) -> None:
+        """The Mentat's question is open at a side with a face-up Mentat that has not asked, naming the
+        side it faces; its answer at the side asked, naming the asker and the weapon the battle records;
+        either heads `battle.prelude` before any plan."""
+        decision = self.s.pending
+        battle = self.s.battle
+        assert decision is not None
+        if battle is None or battle.resolution is not None or battle.plans:
+            self.add("decision-out-of-step", "it is open only before a battle's plans", "pending", "type")
+            return
+        if not battle.prelude or battle.prelude[0] != DecisionType.MENTAT_QUESTION.value:
+            self.add(
+                "decision-out-of-step",
+                f"an open {decision.type} decision is the mentat-question step: battle.prelude must begin with it",
+                "battle",
+                "prelude",
+            )
+            return
+        waiting = next((m for m in battle.mentat if m.weapon is not None and not m.answered), None)
+        if decision.type == DecisionType.MENTAT_QUESTION.value:
+            if waiting is not None or decision.player not in mentat_askers(self.s, battle):
+                self.add(
+                    "decision-out-of-step",
+                    f"{decision.player} has no face-up Mentat in this battle, or a question awaits its answer",
+                    "pending",
+                    "player",
+                )
+                return
+            if decision.player in {m.player for m in battle.mentat}:
+                self.add("decision-out-of-step", f"{decision.player}'s Mentat has asked already", "pending", "player")
+            facing_side = battle.defender if decision.player == battle.aggressor else battle.aggressor
+            if decision.fields.get("opponent") not in (None, facing_side):
+                self.add("decision-mismatch", f"'opponent' must be {facing_side!r}", "pending", "opponent")
+            return
+        answer = decision.as_(MentatAnswerDecision)
+        if waiting is None:
+            self.add("decision-out-of-step", "no Mentat's question awaits its answer", "pending", "type")
+            return
+        if decision.player != waiting.target:
+            self.add("wrong-decider", f"this decision is {waiting.target}'s", "pending", "player")
+        if answer.asker != waiting.player:
+            self.add("decision-mismatch", f"'asker' must be {waiting.player!r}", "pending", "asker")
+        if answer.weapon != waiting.weapon:
+            self.add("decision-mismatch", f"'weapon' must be {waiting.weapon!r}", "pending", "weapon")
 
     def battle_sectors(self, battle: Battle, territory: Territory) -> None:
         """The sectors a battle covers: of its territory, outside the storm, one whole side of it, with

@@ -14,6 +14,7 @@ from adjudicator.core.records import (
 )
 from adjudicator.core.snapshot import (
     KaramaUse,
+    MentatQuestion,
     Plan,
     PrescienceRecord,
     TruthtranceAnswer,
@@ -212,6 +213,14 @@ class BattleCardsState(WorkingCopy):
             battle.pop("prescience", None)
         else:
             battle["prescience"] = record.to_dict()
+
+    def record_mentat_question(self, question: MentatQuestion) -> None:
+        """A face-up Mentat's question in this battle, or its answer (the asker's entry replaced)."""
+        battle = self.wire["battle"]
+        entries = [m for m in battle.get("mentat", []) if m["player"] != question.player]
+        at = next((i for i, m in enumerate(battle.get("mentat", [])) if m["player"] == question.player), len(entries))
+        entries.insert(at, question.to_dict())
+        battle["mentat"] = entries
 
     def hold_truthtrance(self, answer: TruthtranceAnswer) -> None:
         """A Truthtrance answer that binds a plan in this battle."""
