@@ -742,8 +742,8 @@ class ActionSchema(Schema):
         validate=validate.Length(max=10),
         metadata={"description": "force-winner-cards: cards the winner must discard"},
     )
-    regular = count_field(20, "choose-casualties: regular forces lost")
-    elite = count_field(20, "choose-casualties: elite forces lost")
+    regular = count_field(20, "choose-casualties: regular forces lost; trigger-tleilaxu-ambassador: forces revived")
+    elite = count_field(20, "choose-casualties: elite forces lost; trigger-tleilaxu-ambassador: elite forces revived")
     leader = id_field(
         "capture-leader: the drawn leader; lock-battle-plan: the leader; "
         "reveal-face-dancer: the Face Dancer revealed; trigger-tleilaxu-ambassador: the leader revived",

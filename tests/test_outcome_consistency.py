@@ -9,7 +9,8 @@ and `outcome.snapshot` must be exactly what `outcome.events` report, and the fig
   change in reserves is the forces sent back to reserves less those placed from reserves; the change
   on the board is the forces placed less those lost and sent back; `summary.battle.forces_lost` is the
   sum of the `forces-lost` events (an Ixian `suboids-swapped` event sends Suboids to the Tanks and
-  brings as many Cyborgs back from them);
+  brings as many Cyborgs back from them; a `forces-revived` event takes forces from the Tanks to the
+  reserves);
 - spice: per faction, the change is what it was paid, collected and cashed in less what it paid;
   the board's spice changes by what was added less what was destroyed; `summary.battle.spice_awarded`,
   `summary.revival.paid`, `summary.extortion.paid_by` and `summary.choam.spice` match their events;
@@ -151,6 +152,11 @@ def _check(before: dict[str, Any], outcome: dict[str, Any]) -> list[str]:
         lost[e["faction"]].update({"regular": int(e["count"]), "elite": -int(e["count"])})
     for e in _events_of(events, "forces-to-reserves"):
         to_reserves[e["faction"]].update({k: int(e.get(k) or 0) for k in KINDS})
+    for e in _events_of(events, "forces-revived"):
+        # a revival: forces leave the Tanks for the reserves, the board unchanged
+        revived = {k: int(e.get(k) or 0) for k in KINDS}
+        lost[e["faction"]].subtract(revived)
+        to_reserves[e["faction"]].update(revived)
     for e in _events_of(events, "forces-placed"):
         placed[e["faction"]].update({"regular": int(e.get("regular") or 0), "elite": int(e.get("elite") or 0)})
         placed_from_reserves[e["faction"]] += int(e.get("from_reserves") or 0)
@@ -169,7 +175,7 @@ def _check(before: dict[str, Any], outcome: dict[str, Any]) -> list[str]:
                     f" +{to_reserves[f][k]} back, -{from_res} placed from reserves"
                 )
             # forces placed from the board only move: the board gains those placed from reserves
-            expected_board = from_res - lost[f][k] - to_reserves[f][k]
+            expected_board = from_res - lost[f][k] - to_reserves[f][k]  # a revival cancels out here
             if d_board != expected_board:
                 problems.append(f"{f} {k}: the board changed by {d_board}, the events say {expected_board}")
     for e in _events_of(events, "forces-placed"):

@@ -16,12 +16,13 @@ from dataclasses import replace
 from typing import Any
 
 from adjudicator.core.action import Action, Context
+from adjudicator.core.catalog import catalog
 from adjudicator.core.results import Adjudication, Violation
 from adjudicator.core.rulebook import RuleModule
 from adjudicator.core.rulings import illegal, resolved, ruled
 from adjudicator.core.snapshot import Snapshot
 from adjudicator.core.tracing import Trace, rule
-from adjudicator.core.vocabulary import DUKE, ECAZ, TLEILAXU, ActionType, DukeStatus, Phase
+from adjudicator.core.vocabulary import DUKE, ECAZ, TLEILAXU, ActionType, DukeStatus, LeaderStatus, Phase
 from adjudicator.rules.revival import duke_joins_ecaz, duke_revival
 from adjudicator.rules.state import NextSnapshot, duke_in_custody
 
@@ -187,28 +188,70 @@ def shared_ambassador_revival(beneficiary: str, choice: str) -> Violation | None
     return None
 
 
+TLEILAXU_AMBASSADOR_FORCES = 4
+
+
+@rule("ecaz.ambassador.tleilaxu-leader")
+def leader_revival_violation(snapshot: Snapshot, beneficiary: str, leader: str) -> Violation | None:
+    known = catalog().leaders.get(leader)
+    if known is None or known.faction != beneficiary:
+        return Violation("not-your-leader", f"{leader} is not one of {beneficiary}'s leaders", "/action/leader")
+    state = snapshot.factions[beneficiary].leaders.get(leader)
+    if state is None or state.status is not LeaderStatus.TANKS:
+        return Violation("not-in-tanks", f"{leader} is not in the Tanks", "/action/leader")
+    return None
+
+
+@rule("ecaz.ambassador.tleilaxu-forces")
+def forces_revival_violation(snapshot: Snapshot, beneficiary: str, regular: int, elite: int) -> Violation | None:
+    if elite:
+        return Violation(
+            "not-implemented",
+            "this engine version does not revive elite forces through the Tleilaxu Ambassador yet",
+            "/action/elite",
+        )
+    if regular > TLEILAXU_AMBASSADOR_FORCES:
+        return Violation(
+            "too-many-forces",
+            f"the Tleilaxu Ambassador revives up to {TLEILAXU_AMBASSADOR_FORCES} forces",
+            "/action/regular",
+        )
+    if regular > snapshot.factions[beneficiary].tanks.regular:
+        return Violation("not-in-tanks", f"{beneficiary} has fewer forces than that in the Tanks", "/action/regular")
+    return None
+
+
+def _revival_violation(snapshot: Snapshot, action: Action, beneficiary: str, context: Context) -> Violation | None:
+    """What the named revival (a leader, or regular forces) breaks, after the token and beneficiary checks."""
+    leader = action.fields.get("leader")
+    regular = int(action.fields.get("regular") or 0)
+    elite = int(action.fields.get("elite") or 0)
+    if leader is not None and (regular or elite):
+        return Violation(
+            "leader-or-forces", "the Tleilaxu Ambassador revives one leader or forces, not both", "/action"
+        )
+    if leader is None and not (regular or elite):
+        return Violation("missing-field", "name the leader (or the forces) to revive", "/action/leader")
+    if leader is None:
+        return forces_revival_violation(snapshot, beneficiary, regular, elite)
+    if leader != DUKE:
+        return leader_revival_violation(snapshot, beneficiary, str(leader))
+    if snapshot.duke_vidal is None or snapshot.duke_vidal.status is not DukeStatus.TANKS:
+        return Violation("not-in-tanks", "Duke Vidal is not in the Tanks", "/snapshot/duke_vidal/status")
+    if beneficiary == ECAZ:
+        duke_revival(ECAZ)
+    return shared_ambassador_revival(beneficiary, context.choice(SHARED_REVIVAL_QUESTION))
+
+
 @ruled()
 def trigger_tleilaxu_ambassador(snapshot: Snapshot, action: Action, context: Context, trace: Trace) -> Adjudication:
     problems = trigger_violations(snapshot, action, TLEILAXU)
     beneficiary = action.fields.get("beneficiary")
-    leader = action.fields.get("leader")
     if not problems:
         tleilaxu_ambassador_revives()
         problem = beneficiary_violation(snapshot, beneficiary)
-        if problem is None and leader is None:
-            problem = Violation("missing-field", "name the leader to revive", "/action/leader")
-        elif problem is None and leader != DUKE:
-            problem = Violation(
-                "not-implemented",
-                "this engine version revives only Duke Vidal through the Tleilaxu Ambassador yet",
-                "/action/leader",
-            )
-        elif problem is None and (snapshot.duke_vidal is None or snapshot.duke_vidal.status is not DukeStatus.TANKS):
-            problem = Violation("not-in-tanks", "Duke Vidal is not in the Tanks", "/snapshot/duke_vidal/status")
         if problem is None:
-            if beneficiary == ECAZ:
-                duke_revival(ECAZ)
-            problem = shared_ambassador_revival(str(beneficiary), context.choice(SHARED_REVIVAL_QUESTION))
+            problem = _revival_violation(snapshot, action, str(beneficiary), context)
         problems = [problem] if problem is not None else []
     if problems:
         return illegal(snapshot, problems, trace, context)
@@ -218,16 +261,22 @@ def trigger_tleilaxu_ambassador(snapshot: Snapshot, action: Action, context: Con
     state.remove_ambassador(TLEILAXU, territory)
     state.event("ambassador-triggered", "ecaz.ambassador.trigger", token=TLEILAXU, territory=territory, entrant=entrant)
     holder = str(beneficiary)
-    assert snapshot.duke_vidal is not None  # checked above: he is in the Tanks
-    state.set_duke(replace(duke_joins_ecaz(snapshot.duke_vidal), controller=holder))
-    state.event("leader-revived", "ecaz.ambassador.tleilaxu", leader=DUKE, faction=holder, price=0)
-    summary = {
-        "token": TLEILAXU,
-        "territory": territory,
-        "entrant": entrant,
-        "beneficiary": holder,
-        "revived": DUKE,
-    }
+    leader = action.fields.get("leader")
+    summary: dict[str, Any] = {"token": TLEILAXU, "territory": territory, "entrant": entrant, "beneficiary": holder}
+    if leader == DUKE:
+        assert snapshot.duke_vidal is not None  # checked above: he is in the Tanks
+        state.set_duke(replace(duke_joins_ecaz(snapshot.duke_vidal), controller=holder))
+        state.event("leader-revived", "ecaz.ambassador.tleilaxu", leader=DUKE, faction=holder, price=0)
+        summary["revived"] = DUKE
+    elif leader is not None:
+        state.revive_leader(holder, str(leader))
+        state.event("leader-revived", "ecaz.ambassador.tleilaxu-leader", leader=leader, faction=holder, price=0)
+        summary["revived"] = leader
+    else:
+        regular = int(action.fields.get("regular") or 0)
+        state.revive_forces(holder, regular)
+        state.event("forces-revived", "ecaz.ambassador.tleilaxu-forces", faction=holder, regular=regular, price=0)
+        summary["revived_forces"] = regular
     return resolved(state.outcome({"ecaz_ambassador": summary}), None, (), trace, context)
 
 

@@ -15,6 +15,7 @@ from adjudicator.core.snapshot import Decision, Snapshot
 from adjudicator.core.tracing import Trace, rule
 from adjudicator.core.vocabulary import ActionType, DecisionType
 from adjudicator.rules.battle.outcome import WINNER_SLOTS, casualty_options, winner_loses_dialed
+from adjudicator.rules.battle.plans import dialed_forces_of
 from adjudicator.rules.battle.sectors import battle_sectors
 from adjudicator.rules.ixians import suboid_swap_offered
 from adjudicator.rules.state import NextSnapshot, finish
@@ -30,12 +31,13 @@ def choose_casualties(snapshot: Snapshot, action: Action, context: Context, trac
     state = NextSnapshot(snapshot)
     regular, elite = int(action.fields["regular"]), int(action.fields["elite"])
     territory = snapshot.battle.territory
-    elite_lost = winner_loses_dialed(state, action.player, territory, regular, elite, battle_sectors(snapshot))
+    owner = dialed_forces_of(snapshot, snapshot.battle, action.player)  # Ecaz's ally's, when Ecaz dialed them
+    elite_lost = winner_loses_dialed(state, owner, territory, regular, elite, battle_sectors(snapshot))
     state.step_done()
-    if suboid_swap_offered(state, action.player, territory, elite_lost):
+    if suboid_swap_offered(state, owner, territory, elite_lost):
         state.update_resolution(cyborgs_lost=elite_lost)
         state.schedule_step(DecisionType.SUBOID_SWAP.value)
-    summary = {"casualties": {"faction": action.player, "regular": regular, "elite": elite}}
+    summary = {"casualties": {"faction": owner, "regular": regular, "elite": elite}}
     return finish(snapshot, state, {"battle": summary}, trace, context)
 
 

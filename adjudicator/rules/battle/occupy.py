@@ -1,11 +1,10 @@
-"""Ecaz Occupy in a battle: Ecaz's ally fights while Ecaz's own forces share the battle's sectors.
+"""Ecaz Occupy in a battle: Ecaz or its ally fights while the other's forces share the battle's sectors.
 
-The ally's plan is an ordinary plan (its leader, cards, spice, and a dial within its own forces);
-the part of Ecaz's forces that Occupy adds comes on top of that dial in the side's total, free of
-support spice. Occupy is a power a Karama may cancel before the plans (`ecaz-occupy`): whichever of
-the two fights then fights with its own forces only, and the other's forces take no part. A battle
-in which Ecaz itself fights beside its ally's forces, Occupy standing, is answered not-implemented
-before any of this applies (preconditions).
+The side's dial is made of the ally's forces whichever of the two fights (when Ecaz fights, its plan
+dials them: `plans.dialed_forces_of`); the part of Ecaz's forces that Occupy adds comes on top of
+that dial in the side's total, free of support spice. The fighting faction's plan gives the leader,
+cards and support spice. Occupy is a power a Karama may cancel before the plans (`ecaz-occupy`):
+whichever of the two fights then fights with its own forces only, and the other's forces take no part.
 """
 
 from __future__ import annotations
@@ -54,11 +53,14 @@ def occupy_stands(battle: Battle) -> bool:
 
 
 def occupy_partner(snapshot: Snapshot, battle: Battle, side: str) -> str | None:
-    """Ecaz, when Occupy joins Ecaz's forces to its fighting ally `side` in this battle."""
+    """The other faction of Ecaz's alliance (Ecaz, or its ally when Ecaz fights), when Occupy joins
+    the two on the fighting `side` in this battle."""
     pair = ecaz_presence(snapshot, battle)
-    if pair is None or side != pair[1] or ECAZ in (battle.aggressor, battle.defender):
+    if pair is None or side not in pair:
         return None
-    return ECAZ if occupy_stands(battle) else None
+    if not occupy_stands(battle):
+        return None
+    return pair[1] if side == ECAZ else ECAZ
 
 
 @rule("ecaz.occupy.added-forces")
@@ -84,29 +86,27 @@ def occupy_traitor_win_costs_half(choice: str) -> bool:
 
 def occupy_lines(snapshot: Snapshot, battle: Battle, side: str, context: Context) -> list[QuoteLine]:
     """The strength line Occupy adds to the ally's total (none outside an Occupy battle)."""
-    partner = occupy_partner(snapshot, battle, side)
-    if partner is None:
+    if occupy_partner(snapshot, battle, side) is None:
         return []
-    added = occupy_added(forces_in(snapshot, partner, battle.territory).total, context.choice(ROUNDING_QUESTION))
-    line = {"part": "ecaz-occupy", "faction": partner, "value": added, "rule": "ecaz.occupy.added-forces"}
+    added = occupy_added(forces_in(snapshot, ECAZ, battle.territory).total, context.choice(ROUNDING_QUESTION))
+    line = {"part": "ecaz-occupy", "faction": ECAZ, "value": added, "rule": "ecaz.occupy.added-forces"}
     return [(2 * added, line)]
 
 
 def occupy_winner_losses(
     state: NextSnapshot, snapshot: Snapshot, battle: Battle, winner: str, context: Context, by_traitor: bool = False
 ) -> None:
-    """Ecaz's forces beside a winning ally: the part Occupy does not keep goes to the Tanks (after a
-    win by traitor call, as question occupy-traitor-win reads)."""
-    partner = occupy_partner(snapshot, battle, winner)
-    if partner is None:
+    """Ecaz's forces on a winning Occupy side (Ecaz's or its ally's plan): the part Occupy does not
+    keep goes to the Tanks (after a win by traitor call, as question occupy-traitor-win reads)."""
+    if occupy_partner(snapshot, battle, winner) is None:
         return
     if by_traitor and not occupy_traitor_win_costs_half(context.choice(TRAITOR_WIN_QUESTION)):
         return
-    present = forces_in(snapshot, partner, battle.territory).total
+    present = forces_in(snapshot, ECAZ, battle.territory).total
     lost = occupy_lost_on_win(present, context.choice(ROUNDING_QUESTION))
     if lost:
         state.forces_to_tanks(
-            partner,
+            ECAZ,
             battle.territory,
             "ecaz.occupy.winner-losses",
             regular=lost,
@@ -118,7 +118,7 @@ def occupy_winner_losses(
 def occupy_loser_losses(
     state: NextSnapshot, snapshot: Snapshot, battle: Battle, loser: str, sectors: frozenset[int] | None
 ) -> None:
-    """Ecaz's forces beside a losing ally go to the Tanks with the ally's."""
+    """The partner's forces on a losing Occupy side go to the Tanks with the fighter's."""
     partner = occupy_partner(snapshot, battle, loser)
     if partner is not None:
         occupy_side_loses(state, partner, battle.territory, sectors)
@@ -128,5 +128,6 @@ DECLARED = RuleModule(
     implements={
         ROUNDING_QUESTION: ("add-up-keep-down", "add-up-keep-up", "add-down-keep-up"),
         TRAITOR_WIN_QUESTION: ("ecaz-keeps-all", "half-stays"),
+        "occupy-dialed-force-traits": ("ally-traits",),
     },
 )

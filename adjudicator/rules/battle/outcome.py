@@ -18,7 +18,7 @@ from adjudicator.core.vocabulary import DUKE, BattlePower, BattleResult, Decisio
 from adjudicator.rules.auditor import AUDITOR, audit_step
 from adjudicator.rules.battle.choam_share import CHOAM, SupportPayment, choam_portions
 from adjudicator.rules.battle.occupy import occupy_partner, occupy_side_loses, occupy_winner_losses
-from adjudicator.rules.battle.plans import forces_in, strength_halves
+from adjudicator.rules.battle.plans import dialed_forces_of, forces_in, strength_halves
 from adjudicator.rules.battle.resolution import Resolution, Side, _leader_strength, _survives
 from adjudicator.rules.battle.sectors import battle_sectors, loser_loss_sectors
 from adjudicator.rules.cards import can_retain_battle_card
@@ -127,10 +127,11 @@ def casualty_options(snapshot: Snapshot, battle: Battle, winner: str) -> list[di
     if plan.dial_halves == 0:
         return [{"regular": 0, "elite": 0}]
     loser = battle.defender if winner == battle.aggressor else battle.aggressor
-    forces = forces_in(snapshot, winner, battle.territory)
+    owner = dialed_forces_of(snapshot, battle, winner)
+    forces = forces_in(snapshot, owner, battle.territory)
 
     def strength(regular: int, elite: int) -> int:
-        return strength_halves(snapshot, winner, loser, regular, elite, min(plan.spice, regular + elite))
+        return strength_halves(snapshot, owner, loser, regular, elite, min(plan.spice, regular + elite))
 
     if forces.elite == 0 or forces.regular == 0:
         # One kind of force: the fewest of them that cover the dial is the only way to lose it.
@@ -140,7 +141,7 @@ def casualty_options(snapshot: Snapshot, battle: Battle, winner: str) -> list[di
             if strength(regular, elite) >= plan.dial_halves:
                 return [{"regular": regular, "elite": elite}]
         return [{"regular": forces.regular, "elite": forces.elite}]
-    if winner == FactionId.IXIANS.value:
+    if owner == FactionId.IXIANS.value:
         cyborgs_lost_as_dialed()
     options = []
     for elite, regular in itertools.product(range(forces.elite + 1), range(forces.regular + 1)):
@@ -324,8 +325,9 @@ def apply_resolution(
         if res.result is BattleResult.DECIDED:
             options = casualty_options(snapshot, battle, res.winner)
             if len(options) == 1:
-                elite_lost = winner_loses_dialed(state, res.winner, territory, **options[0], sectors=covered)
-                if suboid_swap_offered(state, res.winner, territory, elite_lost):
+                owner = dialed_forces_of(snapshot, battle, res.winner)
+                elite_lost = winner_loses_dialed(state, owner, territory, **options[0], sectors=covered)
+                if suboid_swap_offered(state, owner, territory, elite_lost):
                     cyborgs_lost = elite_lost
                     needed.add(DecisionType.SUBOID_SWAP.value)
             else:

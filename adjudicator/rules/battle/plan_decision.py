@@ -28,6 +28,7 @@ from adjudicator.rules.battle.plans import (
     ally_support_violations,
     binding_answer,
     dial_reach,
+    dialed_forces_of,
     dialed_support_limit,
     forces_in,
     least_support,
@@ -55,8 +56,9 @@ def limits(snapshot: Snapshot, battle: Battle, faction: str) -> tuple[int | floa
         halves = round(float(answer["dial"]) * 2)
         if "spice" in answer:
             return halves_to_number(halves), int(answer["spice"])
-        forces = forces_in(snapshot, faction, battle.territory)
-        held = dialed_support_limit(snapshot, faction, _opponent(battle, faction), forces, halves)
+        owner = dialed_forces_of(snapshot, battle, faction)
+        forces = forces_in(snapshot, owner, battle.territory)
+        held = dialed_support_limit(snapshot, owner, _opponent(battle, faction), forces, halves)
         return halves_to_number(halves), min(support, held)
     return halves_to_number(most), support
 

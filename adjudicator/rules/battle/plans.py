@@ -72,6 +72,26 @@ def forces_in(snapshot: Snapshot, faction: str, territory: str) -> Forces:
     return found
 
 
+def dialed_forces_of(snapshot: Snapshot, battle: Battle, faction: str) -> str:
+    """Whose forces this side's plan dials: its own, or its ally's when Ecaz fights beside them under
+    Occupy (both have forces in the battle's sectors and no Karama cancelled Occupy)."""
+    if faction != FactionId.ECAZ:
+        return faction
+    ally = snapshot.factions[faction].ally
+    if ally is None or ally not in snapshot.factions or ally in (battle.aggressor, battle.defender):
+        return faction
+    if battle.cancelled(BattlePower.ECAZ_OCCUPY.value, faction):
+        return faction
+    if not (forces_in(snapshot, faction, battle.territory).total and forces_in(snapshot, ally, battle.territory).total):
+        return faction
+    return ecaz_dials_ally_forces(ally)
+
+
+@rule("ecaz.occupy.ecaz-fights-dial")
+def ecaz_dials_ally_forces(ally: str) -> str:
+    return ally
+
+
 def _plan_path(faction: str, field: str | None = None) -> str:
     base = f"/snapshot/battle/plans/{faction}"
     return base if field is None else f"{base}/{field}"
@@ -313,7 +333,8 @@ def dial_violations(snapshot: Snapshot, battle: Battle, faction: str, plan: Plan
     rule_id = "battle.plan.dial"
     found: list[Violation] = []
     opponent = battle.defender if faction == battle.aggressor else battle.aggressor
-    forces = forces_in(snapshot, faction, battle.territory)
+    owner = dialed_forces_of(snapshot, battle, faction)
+    forces = forces_in(snapshot, owner, battle.territory)
     if forces.total == 0:
         found.append(
             Violation(
@@ -330,12 +351,12 @@ def dial_violations(snapshot: Snapshot, battle: Battle, faction: str, plan: Plan
                 rule_id,
             )
         )
-    most = strength_halves(snapshot, faction, opponent, forces.regular, forces.elite, plan.spice)
+    most = strength_halves(snapshot, owner, opponent, forces.regular, forces.elite, plan.spice)
     if plan.dial_halves > most:
         found.append(
             Violation(
                 "dial-exceeds-forces",
-                f"{faction}'s forces in {battle.territory} give at most {most / 2:g}",
+                f"{owner}'s forces in {battle.territory} give at most {most / 2:g}",
                 _plan_path(faction, "dial"),
                 rule_id,
             )
@@ -370,8 +391,9 @@ def support_violations(snapshot: Snapshot, battle: Battle, faction: str, plan: P
                 rule_id,
             )
         )
-    forces = forces_in(snapshot, faction, battle.territory)
-    supportable = forces.elite if faction == FactionId.IXIANS else forces.total  # Suboids take no support
+    owner = dialed_forces_of(snapshot, battle, faction)
+    forces = forces_in(snapshot, owner, battle.territory)
+    supportable = forces.elite if owner == FactionId.IXIANS else forces.total  # Suboids take no support
     if plan.spice > supportable:
         found.append(
             Violation("support-exceeds-forces", "one spice supports one force", _plan_path(faction, "spice"), rule_id)
@@ -466,8 +488,9 @@ def dialed_support_limit(snapshot: Snapshot, faction: str, opponent: str, forces
 @rule("battle.plan.support-within-dial")
 def support_within_dial(snapshot: Snapshot, battle: Battle, faction: str, plan: Plan) -> list[Violation]:
     opponent = battle.defender if faction == battle.aggressor else battle.aggressor
-    forces = forces_in(snapshot, faction, battle.territory)
-    most = dialed_support_limit(snapshot, faction, opponent, forces, plan.dial_halves)
+    owner = dialed_forces_of(snapshot, battle, faction)
+    forces = forces_in(snapshot, owner, battle.territory)
+    most = dialed_support_limit(snapshot, owner, opponent, forces, plan.dial_halves)
     if plan.spice <= most:
         return []
     return [
@@ -680,11 +703,12 @@ UNREACHABLE_QUESTION = "prescience-answer-unreachable"
 def dial_reach(snapshot: Snapshot, battle: Battle, faction: str) -> tuple[int, int]:
     """The highest dial this side's forces give now, in half-points (whole numbers in the basic game),
     with the most support spice it can pay."""
-    forces = forces_in(snapshot, faction, battle.territory)
-    supportable = supportable_forces(snapshot, faction, battle.territory)
+    owner = dialed_forces_of(snapshot, battle, faction)
+    forces = forces_in(snapshot, owner, battle.territory)
+    supportable = supportable_forces(snapshot, owner, battle.territory)
     support = min(snapshot.factions[faction].spice, supportable) if snapshot.ruleset.advanced else 0
     opponent = battle.defender if faction == battle.aggressor else battle.aggressor
-    most = strength_halves(snapshot, faction, opponent, forces.regular, forces.elite, support)
+    most = strength_halves(snapshot, owner, opponent, forces.regular, forces.elite, support)
     if not snapshot.ruleset.advanced:
         most -= most % 2  # the basic dial holds whole numbers: a Suboid's odd half cannot be dialed
     return most, support
@@ -721,14 +745,15 @@ def reachable_dials(snapshot: Snapshot, battle: Battle, faction: str, up_to: int
 
 def _reachable_dials(snapshot: Snapshot, battle: Battle, faction: str, up_to: int) -> list[tuple[int, int]]:
     opponent = battle.defender if faction == battle.aggressor else battle.aggressor
-    forces = forces_in(snapshot, faction, battle.territory)
+    owner = dialed_forces_of(snapshot, battle, faction)
+    forces = forces_in(snapshot, owner, battle.territory)
     _, support = dial_reach(snapshot, battle, faction)
     step = 1 if snapshot.ruleset.advanced else 2
     pairs = []
     for dial in range(0, up_to + 1, step):
-        held = dialed_support_limit(snapshot, faction, opponent, forces, dial)
+        held = dialed_support_limit(snapshot, owner, opponent, forces, dial)
         for paid in range(0, min(support, held) + 1):
-            if strength_halves(snapshot, faction, opponent, forces.regular, forces.elite, paid) >= dial:
+            if strength_halves(snapshot, owner, opponent, forces.regular, forces.elite, paid) >= dial:
                 pairs.append((dial, paid))
     return pairs
 
@@ -810,18 +835,20 @@ def plan_problems(
 def support_held(snapshot: Snapshot, battle: Battle, faction: str, dial_halves: int) -> int:
     """The most support spice this dial holds (spice supports only dialed forces)."""
     opponent = battle.defender if faction == battle.aggressor else battle.aggressor
-    forces = forces_in(snapshot, faction, battle.territory)
-    return dialed_support_limit(snapshot, faction, opponent, forces, dial_halves)
+    owner = dialed_forces_of(snapshot, battle, faction)
+    forces = forces_in(snapshot, owner, battle.territory)
+    return dialed_support_limit(snapshot, owner, opponent, forces, dial_halves)
 
 
 def least_support(snapshot: Snapshot, battle: Battle, faction: str, dial_halves: int) -> int | None:
     """The least support spice with which this dial is within the side's strength (None: no support
     it can pay reaches it)."""
     opponent = battle.defender if faction == battle.aggressor else battle.aggressor
-    forces = forces_in(snapshot, faction, battle.territory)
-    most = min(snapshot.factions[faction].spice, supportable_forces(snapshot, faction, battle.territory))
+    owner = dialed_forces_of(snapshot, battle, faction)
+    forces = forces_in(snapshot, owner, battle.territory)
+    most = min(snapshot.factions[faction].spice, supportable_forces(snapshot, owner, battle.territory))
     for spice in range(0, (most if snapshot.ruleset.advanced else 0) + 1):
-        if strength_halves(snapshot, faction, opponent, forces.regular, forces.elite, spice) >= dial_halves:
+        if strength_halves(snapshot, owner, opponent, forces.regular, forces.elite, spice) >= dial_halves:
             return spice
     return None
 

@@ -15,7 +15,7 @@ from adjudicator.core.snapshot import Battle, Snapshot
 from adjudicator.core.vocabulary import BattlePower, FactionId, LeaderStatus
 from adjudicator.rules.battle.choam_share import choam_share_in_play
 from adjudicator.rules.battle.occupy import ecaz_presence
-from adjudicator.rules.battle.plans import forces_in
+from adjudicator.rules.battle.plans import dialed_forces_of, forces_in
 
 __all__ = ["BattlePower", "powers_in_battle"]
 
@@ -38,13 +38,14 @@ def powers_in_battle(snapshot: Snapshot, battle: Battle) -> list[tuple[BattlePow
     found: list[tuple[BattlePower, str]] = []
     advanced = snapshot.ruleset.advanced
     for side in (battle.aggressor, battle.defender):
-        forces = forces_in(snapshot, side, battle.territory)
-        if advanced and side == FactionId.EMPEROR and forces.elite:
-            found.append((BattlePower.SARDAUKAR, side))
-        if advanced and side == FactionId.FREMEN:
+        owner = dialed_forces_of(snapshot, battle, side)  # Ecaz's ally's forces, when Ecaz fights with them
+        forces = forces_in(snapshot, owner, battle.territory)
+        if advanced and owner == FactionId.EMPEROR and forces.elite:
+            found.append((BattlePower.SARDAUKAR, owner))
+        if advanced and owner == FactionId.FREMEN:
             if forces.elite:
-                found.append((BattlePower.FEDAYKIN, side))
-            found.append((BattlePower.BATTLE_HARDENED, side))
+                found.append((BattlePower.FEDAYKIN, owner))
+            found.append((BattlePower.BATTLE_HARDENED, owner))
         token = snapshot.factions[side].kwisatz_haderach
         usable = token is not None and token.status == "active" and token.used_in in (None, battle.territory)
         if advanced and side == FactionId.ATREIDES and usable:

@@ -71,6 +71,12 @@ class CustodyState(WorkingCopy):
         """A leader leaves the Tanks for its faction's pool."""
         self._leader_becomes(faction, leader_id, LeaderStatus.AVAILABLE)
 
+    def revive_forces(self, faction: str, regular: int) -> None:
+        """Regular forces leave the Tanks for the faction's reserves."""
+        entry = self.wire["factions"][faction]
+        entry["tanks"]["regular"] -= regular
+        entry["reserves"]["regular"] += regular
+
     def leader_returns_to_pool(self, faction: str, leader_id: str) -> None:
         """A leader that fought goes back to its pool, no longer tied to the territory it fought in."""
         self._leader_becomes(faction, leader_id, LeaderStatus.AVAILABLE, ("territory",))
