@@ -257,6 +257,9 @@ class PlanSchema(Schema):
     ally_spice = count_field(
         1000, "the part of spice the side's ally pays (only under ally-support-payment: ally-may-pay); 0 if absent"
     )
+    banker_spice = count_field(
+        3, "spice a Spice Banker leader spends on its own strength, 1 to 3, apart from spice; 0 if absent"
+    )
 
 
 class RetentionRecordSchema(Schema):
@@ -757,6 +760,7 @@ class ActionSchema(Schema):
     ally_spice = count_field(
         1000, "lock-battle-plan: the part of spice the side's ally pays (only under ally-support-payment: ally-may-pay)"
     )
+    banker_spice = count_field(3, "lock-battle-plan: spice a Spice Banker leader spends on its own strength, 1 to 3")
     kwisatz_haderach = StrictBoolean(metadata={"description": "lock-battle-plan"})
     choice = fields.String(
         validate=validate.OneOf(["keep", "kill", "decline"]),

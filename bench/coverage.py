@@ -4,7 +4,8 @@ For each ruleset it generates board snapshots as Shipment and Movement ends (for
 faction's 20, some territories shared by non-allied factions, leaders, hands, Traitor cards, spice
 and storm consistent), checks each with the engine's validation, and drives the Battle phase through
 the library: `end-shipment-movement`, then whatever decision the engine opens, answered with a
-random listed option (battle plans with their dial and support raised at random), `resolve-battle`
+random listed option (battle plans with their dial and support raised at random, and a Spice Banker's
+spice drawn at random), `resolve-battle`
 once both plans are locked (with the traitor calls a side may make), until no battle is left. Where
 the engine opens no battle choice itself, the driver picks the next battle (the first faction in
 storm order that has one is the aggressor) and opens the aggressor's plan decision.
@@ -550,6 +551,19 @@ def raised(option: dict[str, Any], decision: dict[str, Any], advanced: bool, rng
     return {**option, "dial": dial, "spice": spice}
 
 
+def banker_spice(wire: dict[str, Any], option: dict[str, Any], rng: random.Random) -> int:
+    """Spice a Spice Banker leader spends on its strength with the plan: 1 to 3 it can pay beside its
+    support, drawn at random (0 for any other leader, or when it cannot pay)."""
+    leader = catalog().leaders.get(option.get("leader") or "")
+    if leader is None or leader.faction not in wire["factions"]:
+        return 0
+    state = wire["factions"][leader.faction]["leaders"].get(leader.id) or {}
+    if state.get("skill") != "spice-banker":
+        return 0
+    free = int(wire["factions"][option["player"]]["spice"]) - int(option.get("spice") or 0)
+    return rng.randint(1, min(3, free)) if free > 0 and rng.random() < 0.7 else 0
+
+
 class Driver:
     def __init__(
         self, start: dict[str, Any], rng: random.Random, label: str, readings: dict[str, str] | None = None
@@ -640,6 +654,9 @@ class Driver:
         """Lock a battle plan with a raised dial and support; where the raise is refused, the option as listed."""
         advanced = bool(wire["ruleset"].get("advanced"))
         attempt = raised(option, decision, advanced, self.rng)
+        banker = banker_spice(wire, attempt, self.rng)
+        if banker:
+            attempt = {**attempt, "banker_spice": banker}
         if attempt != option:
             self.result.answers += 1
             try:

@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from adjudicator import load_snapshot
+from adjudicator import Action, adjudicate, load_snapshot
 from adjudicator.core.errors import InvalidSnapshot
 from adjudicator.scenarios import load_scenarios
 
@@ -38,6 +38,11 @@ UNREACHABLE: dict[str, str] = {
         "the request schema lists the six Terror token kinds, so an unknown kind is refused first with"
         " unknown-value (fixture snapshot/terror-token-kind-must-exist); only a caller of the library's"
         " load_snapshot reaches this check (test_unknown_terror_kind_is_refused_by_the_library)"
+    ),
+    "banker-spice-exceeds-three": (
+        "the request schema bounds a plan's banker_spice to 0-3, so more is refused first with a 422"
+        " (fixture skills/malformed-banker-spice); only a caller of the library reaches this check"
+        " (test_banker_spice_beyond_three_is_refused_by_the_library)"
     ),
 }
 
@@ -210,4 +215,19 @@ def test_unknown_terror_kind_is_refused_by_the_library() -> None:
         load_snapshot(snapshot)
     assert [(p.path, p.code) for p in raised.value.problems] == [
         ("/snapshot/terror/supply/4/kind", "unknown-terror-token")
+    ]
+
+
+def test_banker_spice_beyond_three_is_refused_by_the_library() -> None:
+    snapshot = base_snapshot("skills-duel")
+    snapshot["factions"]["atreides"]["leaders"]["duncan-idaho"] = {
+        "status": "available",
+        "skill": "spice-banker",
+        "skill_face_up": False,
+    }
+    snapshot["battle"]["plans"]["atreides"]["banker_spice"] = 4
+    answer = adjudicate(load_snapshot(snapshot), Action.from_dict({"type": "resolve-battle"})).to_dict()
+    assert answer["status"] == "illegal"
+    assert [(v["code"], v["path"], v["rule"]) for v in answer["violations"]] == [
+        ("banker-spice-exceeds-three", "/snapshot/battle/plans/atreides/banker_spice", "skills.spice-banker.plan")
     ]

@@ -305,6 +305,8 @@ class Plan:
     kwisatz_haderach: bool
     # the part of `spice` the side's ally pays (question ally-support-payment); 0 under its default
     ally_spice: int = 0
+    # spice a Spice Banker leader spends on its own strength, apart from the support (0: none)
+    banker_spice: int = 0
 
     @property
     def own_spice(self) -> int:
@@ -331,6 +333,7 @@ class Plan:
             spice=int(raw.get("spice", 0)),
             kwisatz_haderach=bool(raw.get("kwisatz_haderach", False)),
             ally_spice=int(raw.get("ally_spice", 0)),
+            banker_spice=int(raw.get("banker_spice", 0)),
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -345,6 +348,8 @@ class Plan:
         }
         if self.ally_spice:  # written only when an ally pays, so a plan without one keeps its old form
             out["ally_spice"] = self.ally_spice
+        if self.banker_spice:  # written only when a Spice Banker spends, for the same reason
+            out["banker_spice"] = self.banker_spice
         return out
 
 

@@ -130,12 +130,19 @@ def can_retain_battle_card(card: str, *, used: bool, decided_by_traitor: bool) -
     kind = card_kind(card)
     if catalog().cards[kind].category is CardCategory.LEADER_SUBSTITUTE:
         return False
+    if catalog().cards[kind].category is CardCategory.SPECIAL and not catalog().cards[kind].roles:
+        return planetologist_card_kept()  # only a Planetologist's plan holds a green card
     if kind in ("poison-tooth", "artillery-strike") and decided_by_traitor:
         return traitor_call_spares_effect_card(card)
     if kind == "poison-tooth":
         return not used
     # An Artillery Strike is always used once played; every other card may be kept.
     return kind != "artillery-strike"
+
+
+@rule("skills.planetologist.discard")
+def planetologist_card_kept() -> bool:
+    return False
 
 
 @rule("battle.cards.traitor-spares-effect-cards")

@@ -182,11 +182,13 @@ def private_answer_violations(
 
 def open_acts(snapshot: Snapshot, battle: Battle, viewer: str | None) -> list[str]:
     """The factions other than the viewer whose revealed support spice (a side's, or its ally's share of
-    it) or Traitor call the battle's checks compare with what they hold."""
+    it), Spice Banker spice or Traitor call the battle's checks compare with what they hold."""
     if viewer is None:
         return []
     paying = [
-        f for f in (battle.aggressor, battle.defender) if f != viewer and f in battle.plans and battle.plans[f].spice
+        f
+        for f in (battle.aggressor, battle.defender)
+        if f != viewer and f in battle.plans and (battle.plans[f].spice or battle.plans[f].banker_spice)
     ]
     for side, plan in battle.plans.items():
         ally = snapshot.factions[side].ally if side in snapshot.factions else None

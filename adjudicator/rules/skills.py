@@ -6,9 +6,10 @@ effect then applies, and only while that leader survives; a skill card behind th
 another leader fights does nothing. A captured skilled leader gives its captor the battle effect
 alone. Modelled here: Mentat (+2), Bureaucrat (-1 to the opponent per stronghold it occupies),
 Sandmaster (+3 spice on the battle territory's pile) and Rihani Decipherer (a private look at two
-Traitor deck cards, and a Traitor exchange). A face-up Mentat's question before the plans is a step
-of its own (`rules/battle/mentat_question.py`). Other skills that change a battle are answered
-`not-implemented` by the battle module.
+Traitor deck cards, and a Traitor exchange); the skills that add to a leader's strength are in
+`skill_bonuses`, and a face-up Mentat's question before the plans is a step of its own
+(`rules/battle/mentat_question.py`). Other skills that change a battle are answered `not-implemented`
+by the battle module.
 
 Rihani's steps keep their state in the battle's `resolution.rihani` record, so a saved snapshot
 continues without drawing again: the inspection happens once, when the battle resolves (or after the
@@ -41,9 +42,7 @@ SANDMASTER = "sandmaster"
 RIHANI = "rihani-decipherer"
 MODELLED_BATTLE_SKILLS = frozenset({MENTAT, BUREAUCRAT, SANDMASTER, RIHANI})
 # face-up (normal) effects that change a battle and are not modelled yet
-UNMODELLED_NORMAL_IN_BATTLE = frozenset(
-    {"warmaster", "master-of-assassins", "swordmaster-of-ginaz", "killer-medic", "prana-bindu-adept", "diplomat"}
-)
+UNMODELLED_NORMAL_IN_BATTLE = frozenset({"diplomat"})
 UNMODELLED_NORMAL_AFTER_WIN = frozenset({"suk-graduate"})
 # advanced only: support paid to the bank can trigger it
 UNMODELLED_NORMAL_ADVANCED = frozenset({"spice-banker"})

@@ -16,7 +16,7 @@ from adjudicator.core.snapshot import Battle, DukeVidal, Plan, Snapshot, halves_
 from adjudicator.core.tracing import rule
 from adjudicator.core.vocabulary import DUKE, BattlePower, BattleResult, DecisionType, DukeStatus, FactionId
 from adjudicator.rules.auditor import AUDITOR, audit_step
-from adjudicator.rules.battle.choam_share import CHOAM, SupportPayment, choam_portions
+from adjudicator.rules.battle.choam_share import CHOAM, SupportPayment, choam_portions, choam_share_in_play
 from adjudicator.rules.battle.occupy import occupy_partner, occupy_side_loses, occupy_winner_losses
 from adjudicator.rules.battle.plans import dialed_forces_of, forces_in, strength_halves
 from adjudicator.rules.battle.resolution import Resolution, Side, _leader_strength, _survives
@@ -38,6 +38,7 @@ from adjudicator.rules.harkonnen import (
 from adjudicator.rules.ixians import suboid_swap_offered
 from adjudicator.rules.moritani.retention import retention_before_capture, retention_step
 from adjudicator.rules.moritani.special import special_karama_step
+from adjudicator.rules.skill_bonuses import BANKER_CHOAM_QUESTION, banker_spend, banker_spice_shared, green_special
 from adjudicator.rules.skills import (
     SANDMASTER,
     battle_effect_applies,
@@ -104,6 +105,14 @@ def support_payments(plan: Plan, faction: str, kept_by_traitor_winner: bool, all
         rule_id = "battle.alliance.ally-support-spice"
         payments.append(SupportPayment(faction, ally, plan.ally_spice, "ally-support", rule_id))
     return payments
+
+
+def banker_shared_with_choam(snapshot: Snapshot, battle: Battle, context: Context) -> bool:
+    """Whether Spice Banker spice is halved with CHOAM like support (question spice-banker-choam-share),
+    asked only where CHOAM's share is a power of the battle."""
+    if not choam_share_in_play(snapshot, battle):
+        return False
+    return banker_spice_shared(context.choice(BANKER_CHOAM_QUESTION))
 
 
 def pay_support(state: NextSnapshot, payments: list[tuple[SupportPayment, int]]) -> None:
@@ -283,9 +292,21 @@ def apply_resolution(
         for faction in (battle.aggressor, battle.defender):
             kept = res.result is BattleResult.SINGLE_TRAITOR and faction == res.winner
             payments += support_payments(battle.plans[faction], faction, kept, snapshot.factions[faction].ally)
+    banker = {
+        f: banker_spend(battle.plans[f], res.result is BattleResult.SINGLE_TRAITOR and f == res.winner)
+        for f in (battle.aggressor, battle.defender)
+        if battle.plans[f].banker_spice
+    }
+    banker_shared = bool(banker) and banker_shared_with_choam(snapshot, battle, context)
+    if banker_shared:
+        payments += [
+            SupportPayment(f, f, n, "spice-banker", "skills.spice-banker.paid") for f, n in banker.items() if n
+        ]
     portions = choam_portions(snapshot, battle, res.result, payments, context)
     for faction in (battle.aggressor, battle.defender):
         pay_support(state, [(p, n) for p, n in zip(payments, portions, strict=True) if p.side == faction])
+        if not banker_shared and banker.get(faction):
+            state.pay_to_bank(faction, banker[faction], "skills.spice-banker.paid", "spice-banker")
         if faction != res.winner and not (retention is not None and faction == res.loser):
             loser_discards(state, faction)
 
@@ -321,7 +342,9 @@ def apply_resolution(
                 continue  # offered with the winner's other cards
             used = card in res.used_cards
             if not can_retain_battle_card(card, used=used, decided_by_traitor=decided_by_traitor):
-                state.discard_from_plan(res.winner, slot, "battle.cards.winner-may-keep")
+                green = slot == "weapon" and green_special(card)  # a Planetologist's card
+                rule_id = "skills.planetologist.discard" if green else "battle.cards.winner-may-keep"
+                state.discard_from_plan(res.winner, slot, rule_id)
         if res.result is BattleResult.DECIDED:
             options = casualty_options(snapshot, battle, res.winner)
             if len(options) == 1:

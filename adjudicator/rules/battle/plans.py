@@ -31,7 +31,19 @@ from adjudicator.rules.battle.commands import (
 from adjudicator.rules.battle.sectors import battle_sectors
 from adjudicator.rules.cards import UNSUPPORTED_IN_PLANS, is_leader_substitute
 from adjudicator.rules.secrecy import hand_checked_at_lock, hand_read_by
-from adjudicator.rules.skills import face_up_skill_violations, leaders_owed_to_the_plan, skill_card_face_up
+from adjudicator.rules.skill_bonuses import (
+    PLANETOLOGIST,
+    banker_spice_violations,
+    green_card_as_weapon,
+    green_special,
+)
+from adjudicator.rules.skills import (
+    face_up_skill_violations,
+    leaders_owed_to_the_plan,
+    selected_skill,
+    skill_card_face_up,
+    skills_on,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -286,7 +298,7 @@ def leader_violations(
 
 
 @rule("battle.plan.card-slots")
-def card_slot_violations(faction: str, plan: Plan) -> list[Violation]:
+def card_slot_violations(faction: str, plan: Plan, green_weapon: bool = False) -> list[Violation]:
     rule_id = "battle.plan.card-slots"
     found: list[Violation] = []
     if plan.cheap_hero is not None and not is_leader_substitute(plan.cheap_hero):
@@ -303,7 +315,7 @@ def card_slot_violations(faction: str, plan: Plan) -> list[Violation]:
         if card is None:
             continue
         kind = catalog().cards[card_kind(card)]
-        if role not in kind.roles:
+        if role not in kind.roles and not (slot == "weapon" and green_weapon):
             found.append(
                 Violation("wrong-slot", f"{card} cannot be played as the {role}", _plan_path(faction, slot), rule_id)
             )
@@ -635,11 +647,18 @@ def plan_combinations(snapshot: Snapshot, battle: Battle, faction: str) -> list[
     leaders.append((None, None))
     weapons = [None, *(c for c in hand if "weapon" in catalog().cards[card_kind(c)].roles)]
     defenses = [None, *(c for c in hand if "defense" in catalog().cards[card_kind(c)].roles)]
+    # a Planetologist may fill its weapon slot with a green Special card
+    green = [c for c in hand if green_special(c)]
+    planetologists = {leader for leader, _ in leaders if leader is not None and planetologist(snapshot, leader)}
     return [
         (leader, hero, weapon, defense)
-        for (leader, hero), weapon, defense in itertools.product(leaders, weapons, defenses)
-        if weapon is None or weapon != defense
+        for (leader, hero), weapon, defense in itertools.product(leaders, [*weapons, *green], defenses)
+        if (weapon is None or weapon != defense) and (weapon not in green or leader in planetologists)
     ]
+
+
+def planetologist(snapshot: Snapshot, leader: str) -> bool:
+    return selected_skill(snapshot, Plan(leader, None, 0, None, None, 0, False)) == PLANETOLOGIST
 
 
 def candidate_plans(snapshot: Snapshot, battle: Battle, faction: str) -> tuple[Plan, ...]:
@@ -817,7 +836,15 @@ def plan_problems(
     found = leader_violations(snapshot, battle, faction, plan, hand_known)
     if skill_card_face_up(snapshot, plan.leader):
         found += face_up_skill_violations(snapshot, faction, plan)
-    found += card_slot_violations(faction, plan)
+    green_weapon = (
+        skills_on(snapshot)
+        and plan.weapon is not None
+        and green_special(plan.weapon)
+        and green_card_as_weapon(snapshot, plan)
+    )
+    found += card_slot_violations(faction, plan, green_weapon)
+    if plan.banker_spice:
+        found += banker_spice_violations(snapshot, faction, plan)
     found += dial_violations(snapshot, battle, faction, plan)
     if plan.spice:
         found += support_violations(snapshot, battle, faction, plan)

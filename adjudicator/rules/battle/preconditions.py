@@ -13,6 +13,7 @@ from adjudicator.core.snapshot import Battle, Snapshot
 from adjudicator.core.tracing import rule
 from adjudicator.core.vocabulary import DUKE, DukeStatus, LeaderStatus, Phase
 from adjudicator.rules.battle.sectors import battle_on_one_side, battle_sectors, combatant_sectors, sector_groups
+from adjudicator.rules.skill_bonuses import BONUS_SKILLS
 from adjudicator.rules.skills import (
     MODELLED_BATTLE_SKILLS,
     UNMODELLED_NORMAL_ADVANCED,
@@ -131,7 +132,7 @@ def unmodelled_compositions(
             continue
         native = catalog().leaders[plan.leader].faction
         state = snapshot.factions[native].leaders.get(plan.leader)
-        if state is not None and selected_skill(snapshot, plan) not in (None, *MODELLED_BATTLE_SKILLS):
+        if state is not None and selected_skill(snapshot, plan) not in (None, *MODELLED_BATTLE_SKILLS, *BONUS_SKILLS):
             missing.append(
                 (
                     f"the {state.skill} leader skill in battle ({plan.leader})",

@@ -16,6 +16,7 @@ from adjudicator.core.tracing import rule
 from adjudicator.core.vocabulary import BattleResult
 from adjudicator.rules.battle.occupy import occupy_lines
 from adjudicator.rules.cards import Protection, Weapon, defense_effect, weapon_effect
+from adjudicator.rules.skill_bonuses import bonus_lines, several_bonuses
 from adjudicator.rules.skills import skill_lines, skills_on
 
 TOOTH_QUESTION = "poison-tooth-chemistry"
@@ -266,7 +267,11 @@ def resolve(snapshot: Snapshot, battle: Battle, context: Context) -> Resolution:
     if skills_on(snapshot):
         survivors = {f: _survives(s) for f, s in sides.items()}
         for faction, extra in skill_lines(snapshot, plans, survivors, artillery, context.interpretations).items():
-            lines[faction] += extra
+            side = sides[faction]
+            extra += bonus_lines(
+                snapshot, faction, side.plan, side.weapon, side.protects, survivors[faction], artillery, context
+            )
+            lines[faction] += several_bonuses(extra, context)
     for faction in sides:
         lines[faction] += occupy_lines(snapshot, battle, faction, context)
     totals = {f: sum(halves for halves, _ in side_lines) for f, side_lines in lines.items()}
