@@ -33,6 +33,7 @@ from adjudicator.rules import (
 )
 from adjudicator.rules.battle import (
     atreides_karama,
+    card_effects,
     choam_share,
     cleanup,
     commands,
@@ -41,6 +42,7 @@ from adjudicator.rules.battle import (
     occupy,
     order,
     outcome,
+    plan_cards,
     plan_decision,
     plans,
     preconditions,
@@ -55,6 +57,8 @@ from adjudicator.rules.moritani import extortion, retention, special
 RULE_MODULES: tuple[ModuleType, ...] = (
     cards,
     plans,
+    plan_cards,
+    card_effects,
     plan_decision,
     atreides_karama,
     order,

@@ -12,6 +12,7 @@ from adjudicator.core.rulebook import RuleModule
 from adjudicator.core.snapshot import Battle, Snapshot
 from adjudicator.core.tracing import rule
 from adjudicator.core.vocabulary import DUKE, DukeStatus, FactionId, LeaderStatus, Phase
+from adjudicator.rules.battle.card_effects import plays_plan_cards, unmodelled_plan_cards
 from adjudicator.rules.battle.occupy import ecaz_presence, occupy_stands
 from adjudicator.rules.battle.sectors import battle_on_one_side, battle_sectors, combatant_sectors, sector_groups
 from adjudicator.rules.skills import (
@@ -172,6 +173,8 @@ def unmodelled_compositions(
     occupied = ecaz_presence(snapshot, battle) is not None
     if occupied and FactionId.ECAZ.value in combatants and occupy_stands(battle):
         missing.append(("Ecaz Occupy with Ecaz itself fighting beside its ally's forces", "/snapshot/battle"))
+    if plays_plan_cards(battle):
+        missing += unmodelled_plan_cards(snapshot, battle)
     return [
         Violation("not-implemented", f"this engine version does not adjudicate {what} yet", path)
         for what, path in missing
