@@ -34,6 +34,7 @@ from adjudicator.rules import (
 )
 from adjudicator.rules.battle import (
     atreides_karama,
+    card_effects,
     choam_share,
     cleanup,
     commands,
@@ -43,6 +44,7 @@ from adjudicator.rules.battle import (
     occupy,
     order,
     outcome,
+    plan_cards,
     plan_decision,
     plans,
     preconditions,
@@ -57,6 +59,8 @@ from adjudicator.rules.moritani import extortion, retention, special
 RULE_MODULES: tuple[ModuleType, ...] = (
     cards,
     plans,
+    plan_cards,
+    card_effects,
     plan_decision,
     atreides_karama,
     order,

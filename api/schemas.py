@@ -498,6 +498,14 @@ class BattleSchema(Schema):
     )
     traitor_calls = fields.List(faction_field(), validate=validate.Length(max=2))
     poison_tooth_withheld = fields.List(faction_field(), validate=validate.Length(max=2))
+    stone_burner = Choice(
+        ["kill-leaders", "zero-leaders"],
+        allow_none=True,
+        metadata={
+            "description": "the choice of the side that played the Stone Burner, made after the reveal: "
+            "kill both leaders, or both leaders count 0 (absent: no Stone Burner in the plans)"
+        },
+    )
     resolution = fields.Nested(ResolutionSchema, allow_none=True)
     prelude = fields.List(
         Choice(BATTLE_STEPS),

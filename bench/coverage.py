@@ -484,7 +484,7 @@ def open_fallback_battle(wire: dict[str, Any], rng: random.Random) -> dict[str, 
 def traitor_calls(wire: dict[str, Any], rng: random.Random) -> None:
     """Sometimes call traitor where a side may: it (or its Harkonnen ally, unless a Karama cancelled
     that power in this battle) holds the Traitor card of the opposing plan's leader, who is not with
-    the Kwisatz Haderach."""
+    the Kwisatz Haderach; withhold a Poison Tooth now and then, and make the Stone Burner's choice."""
     battle = wire["battle"]
     ally_cards_cancelled = any(
         use.get("power") == "ally-traitors" and use.get("target") == "harkonnen" for use in battle.get("karama") or ()
@@ -507,6 +507,8 @@ def traitor_calls(wire: dict[str, Any], rng: random.Random) -> None:
         for f, plan in sorted(battle["plans"].items())
         if plan.get("weapon") and card_kind(plan["weapon"]) == "poison-tooth" and rng.random() < 0.5
     ]
+    if any(plan.get("weapon") and card_kind(plan["weapon"]) == "stone-burner" for plan in battle["plans"].values()):
+        battle["stone_burner"] = rng.choice(["kill-leaders", "zero-leaders"])
 
 
 def card_places(wire: dict[str, Any]) -> Counter[str]:

@@ -6,7 +6,8 @@ and `outcome.snapshot` must be exactly what `outcome.events` report, and the fig
 `outcome.summary` must be those of the events:
 
 - forces: per faction and kind (regular, elite), the change in the Tanks is the forces lost; the
-  change in reserves is the forces sent back to reserves less those placed from reserves; the change
+  change in reserves is the forces sent back to reserves less those placed from reserves (a
+  `reserves-to-tanks` event moves forces from the reserves to the Tanks directly); the change
   on the board is the forces placed less those lost and sent back; `summary.battle.forces_lost` is the
   sum of the `forces-lost` events (an Ixian `suboids-swapped` event sends Suboids to the Tanks and
   brings as many Cyborgs back from them; a `forces-revived` event takes forces from the Tanks to the
@@ -157,6 +158,10 @@ def _check(before: dict[str, Any], outcome: dict[str, Any]) -> list[str]:
         revived = {k: int(e.get(k) or 0) for k in KINDS}
         lost[e["faction"]].subtract(revived)
         to_reserves[e["faction"]].update(revived)
+    from_reserves_lost = {f: Counter({k: 0 for k in KINDS}) for f in factions}
+    for e in _events_of(events, "reserves-to-tanks"):
+        # Reinforcements' cost: forces straight from the reserves to the Tanks, the board untouched
+        from_reserves_lost[e["faction"]].update({k: int(e.get(k) or 0) for k in KINDS})
     for e in _events_of(events, "forces-placed"):
         placed[e["faction"]].update({"regular": int(e.get("regular") or 0), "elite": int(e.get("elite") or 0)})
         placed_from_reserves[e["faction"]] += int(e.get("from_reserves") or 0)
@@ -167,9 +172,12 @@ def _check(before: dict[str, Any], outcome: dict[str, Any]) -> list[str]:
             d_reserves = _pool(after, f, "reserves")[k] - _pool(before, f, "reserves")[k]
             d_board = _board(after, f)[k] - _board(before, f)[k]
             from_res = placed_from_reserves[f] if k == "regular" else 0
-            if d_tanks != lost[f][k]:
-                problems.append(f"{f} {k}: the Tanks changed by {d_tanks}, the forces-lost events say {lost[f][k]}")
-            if d_reserves != to_reserves[f][k] - from_res:
+            if d_tanks != lost[f][k] + from_reserves_lost[f][k]:
+                problems.append(
+                    f"{f} {k}: the Tanks changed by {d_tanks}, the forces-lost events say {lost[f][k]}"
+                    f" (and {from_reserves_lost[f][k]} from the reserves)"
+                )
+            if d_reserves != to_reserves[f][k] - from_res - from_reserves_lost[f][k]:
                 problems.append(
                     f"{f} {k}: reserves changed by {d_reserves}, the events say"
                     f" +{to_reserves[f][k]} back, -{from_res} placed from reserves"

@@ -513,6 +513,7 @@ class Battle:
     karama: tuple[KaramaUse, ...] = ()  # faction powers cancelled in this battle
     plan_seen: PlanSeen | None = None  # the advanced Atreides' special Karama: whose plan it sees
     truthtrance: tuple[TruthtranceAnswer, ...] = ()  # Truthtrance answers held against a plan
+    stone_burner: str | None = None  # the Stone Burner player's choice after the reveal
 
     @classmethod
     def from_dict(cls, raw: Mapping[str, Any]) -> Battle:
@@ -533,6 +534,7 @@ class Battle:
             karama=tuple(KaramaUse.from_dict(k) for k in raw.get("karama") or ()),
             plan_seen=None if raw.get("plan_seen") is None else PlanSeen.from_dict(raw["plan_seen"]),
             truthtrance=tuple(TruthtranceAnswer.from_dict(t) for t in raw.get("truthtrance") or ()),
+            stone_burner=raw.get("stone_burner"),
         )
 
     def cancelled(self, power: str, target: str) -> bool:
@@ -556,6 +558,7 @@ class Battle:
             **({"karama": [k.to_dict() for k in self.karama]} if self.karama else {}),
             **({} if self.plan_seen is None else {"plan_seen": self.plan_seen.to_dict()}),
             **({"truthtrance": [t.to_dict() for t in self.truthtrance]} if self.truthtrance else {}),
+            **({} if self.stone_burner is None else {"stone_burner": self.stone_burner}),
             **({} if self.resolution is None else {"resolution": self.resolution.to_wire()}),
         }
 

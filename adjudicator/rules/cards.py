@@ -25,6 +25,7 @@ class Weapon(StrEnum):
     LASGUN = "lasgun"
     POISON_TOOTH = "poison-tooth"
     ARTILLERY_STRIKE = "artillery-strike"
+    STONE_BURNER = "stone-burner"
 
 
 class Protection(StrEnum):
@@ -47,15 +48,19 @@ class Defense:
 
 NO_DEFENSE = Defense(frozenset(), is_shield=False, is_chemistry=False)
 
-# Kinds whose battle effect this engine version does not resolve yet (they need choices or copy an
-# opposing card); a plan naming one is answered `not-implemented`, never guessed.
-UNSUPPORTED_IN_PLANS = frozenset({"mirror-weapon", "stone-burner", "reinforcements", "harass-and-withdraw"})
+MIRROR_WEAPON = "mirror-weapon"
+STONE_BURNER = "stone-burner"
+REINFORCEMENTS = "reinforcements"
+HARASS_AND_WITHDRAW = "harass-and-withdraw"
+# cards discarded once their effect applied (battle.cards.discard-after-use)
+DISCARD_AFTER_USE = frozenset({MIRROR_WEAPON, STONE_BURNER, REINFORCEMENTS, HARASS_AND_WITHDRAW})
 
 _SPECIAL_WEAPONS = {
     "lasgun": Weapon.LASGUN,
     "poison-blade": Weapon.POISON_BLADE,
     "poison-tooth": Weapon.POISON_TOOTH,
     "artillery-strike": Weapon.ARTILLERY_STRIKE,
+    STONE_BURNER: Weapon.STONE_BURNER,
     "weirding-way": Weapon.PROJECTILE,
     "chemistry": Weapon.POISON,  # only with another defense played beside it
 }
@@ -81,10 +86,13 @@ def shield_snooper_role() -> Defense:
     return _SPECIAL_DEFENSES["shield-snooper"]
 
 
-def weapon_effect(card: str | None) -> Weapon:
+def weapon_effect(card: str | None, opposing: str | None = None) -> Weapon:
+    """The effect of the card in the weapon slot; a Mirror Weapon's is the opposing weapon's."""
     if card is None:
         return Weapon.NONE
     kind = card_kind(card)
+    if kind == MIRROR_WEAPON:
+        return mirror_weapon_copies(opposing)
     if kind == "chemistry":
         role = chemistry_role(True)
         assert isinstance(role, Weapon)
@@ -101,6 +109,12 @@ def weapon_effect(card: str | None) -> Weapon:
     if category is CardCategory.POISON_WEAPON:
         return Weapon.POISON
     return Weapon.NONE
+
+
+@rule("battle.card.mirror-weapon")
+def mirror_weapon_copies(opposing: str | None) -> Weapon:
+    # one Mirror Weapon exists, so the opposing card is never another (it would copy nothing)
+    return weapon_effect(opposing)
 
 
 def defense_effect(card: str | None) -> Defense:
@@ -130,6 +144,8 @@ def can_retain_battle_card(card: str, *, used: bool, decided_by_traitor: bool) -
     kind = card_kind(card)
     if catalog().cards[kind].category is CardCategory.LEADER_SUBSTITUTE:
         return False
+    if kind in DISCARD_AFTER_USE:
+        return discarded_after_use(used)
     if catalog().cards[kind].category is CardCategory.SPECIAL and not catalog().cards[kind].roles:
         return planetologist_card_kept()  # only a Planetologist's plan holds a green card
     if kind in ("poison-tooth", "artillery-strike") and decided_by_traitor:
@@ -138,6 +154,11 @@ def can_retain_battle_card(card: str, *, used: bool, decided_by_traitor: bool) -
         return not used
     # An Artillery Strike is always used once played; every other card may be kept.
     return kind != "artillery-strike"
+
+
+@rule("battle.cards.discard-after-use")
+def discarded_after_use(used: bool) -> bool:
+    return not used
 
 
 @rule("skills.planetologist.discard")

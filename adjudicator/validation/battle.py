@@ -189,6 +189,8 @@ class BattleChecks(Checker):
                     self.add("not-a-combatant", f"{fid} is not fighting this battle", "battle", key, i)
             if len(set(values)) != len(values):
                 self.add("duplicate", "a faction is listed twice", "battle", key)
+        if battle.stone_burner is not None and not battle.revealed:
+            self.add("before-reveal", "the Stone Burner's choice follows the plans' reveal", "battle", "stone_burner")
         if battle.voice is not None or battle.prescience is not None:
             self.prelude_records(battle)
         if battle.mentat:

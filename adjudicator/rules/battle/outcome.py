@@ -5,7 +5,6 @@ capture, Face Dancer)."""
 
 from __future__ import annotations
 
-import itertools
 from typing import Any
 
 from adjudicator.core.action import Context
@@ -16,12 +15,27 @@ from adjudicator.core.snapshot import Battle, DukeVidal, Plan, Snapshot, halves_
 from adjudicator.core.tracing import rule
 from adjudicator.core.vocabulary import DUKE, BattlePower, BattleResult, DecisionType, DukeStatus, FactionId
 from adjudicator.rules.auditor import AUDITOR, audit_step
+from adjudicator.rules.battle.card_effects import (
+    BURNER_BOUNTY_QUESTION,
+    BURNER_CAUSE,
+    BURNER_KH_QUESTION,
+    HARASS_EXPLOSION_QUESTION,
+    card_in,
+    dialed_sets,
+    harass_before_explosion,
+    harass_in_effect,
+    pay_reinforcements,
+    stone_burner_bounty,
+    stone_burner_kills,
+    stone_burner_kills_kwisatz_haderach,
+    withdraw,
+)
 from adjudicator.rules.battle.choam_share import CHOAM, SupportPayment, choam_portions, choam_share_in_play
 from adjudicator.rules.battle.occupy import occupy_partner, occupy_side_loses, occupy_winner_losses
-from adjudicator.rules.battle.plans import dialed_forces_of, forces_in, strength_halves
+from adjudicator.rules.battle.plans import dialed_forces_of, forces_in
 from adjudicator.rules.battle.resolution import Resolution, Side, _leader_strength, _survives
 from adjudicator.rules.battle.sectors import battle_sectors, loser_loss_sectors
-from adjudicator.rules.cards import can_retain_battle_card
+from adjudicator.rules.cards import REINFORCEMENTS, can_retain_battle_card
 from adjudicator.rules.ecaz import ambassadors_return_to_ecaz
 from adjudicator.rules.harkonnen import (
     DUKE_CAPTURE_QUESTION,
@@ -132,36 +146,12 @@ def survivors_fought(state: NextSnapshot, leader_ids: list[str], territory: str)
 def casualty_options(snapshot: Snapshot, battle: Battle, winner: str) -> list[dict[str, int]]:
     """Ways the winner can lose the forces it dialed: minimal (regular, elite) sets whose strength covers
     the dial (Basic: every force counts 1; advanced: as it counted on the dial)."""
-    plan = battle.plans[winner]
-    if plan.dial_halves == 0:
-        return [{"regular": 0, "elite": 0}]
-    loser = battle.defender if winner == battle.aggressor else battle.aggressor
     owner = dialed_forces_of(snapshot, battle, winner)
     forces = forces_in(snapshot, owner, battle.territory)
-
-    def strength(regular: int, elite: int) -> int:
-        return strength_halves(snapshot, owner, loser, regular, elite, min(plan.spice, regular + elite))
-
-    if forces.elite == 0 or forces.regular == 0:
-        # One kind of force: the fewest of them that cover the dial is the only way to lose it.
-        kind = "elite" if forces.regular == 0 else "regular"
-        for count in range(forces.total + 1):
-            regular, elite = (0, count) if kind == "elite" else (count, 0)
-            if strength(regular, elite) >= plan.dial_halves:
-                return [{"regular": regular, "elite": elite}]
-        return [{"regular": forces.regular, "elite": forces.elite}]
-    if owner == FactionId.IXIANS.value:
+    mixed = forces.elite and forces.regular and battle.plans[winner].dial_halves
+    if mixed and owner == FactionId.IXIANS.value:
         cyborgs_lost_as_dialed()
-    options = []
-    for elite, regular in itertools.product(range(forces.elite + 1), range(forces.regular + 1)):
-        if strength(regular, elite) < plan.dial_halves:
-            continue
-        if regular and strength(regular - 1, elite) >= plan.dial_halves:
-            continue
-        if elite and strength(regular, elite - 1) >= plan.dial_halves:
-            continue
-        options.append({"regular": regular, "elite": elite})
-    return options
+    return dialed_sets(snapshot, battle, winner)
 
 
 @rule("battle.losses.cyborgs-as-dialed")
@@ -246,12 +236,21 @@ def apply_resolution(
                 kill(side, side.killed_by)
     if res.result is BattleResult.DECIDED:
         assert res.winner is not None
-        amount = bounty(killed)
+        paid_for = killed
+        burned = any(cause == BURNER_CAUSE for _, _, cause in killed)
+        if burned and not stone_burner_bounty(context.choice(BURNER_BOUNTY_QUESTION)):
+            paid_for = [k for k in killed if k[2] != BURNER_CAUSE]
+        amount = bounty(paid_for)
         state.pay_from_bank(res.winner, amount, "battle.bounty", "leaders killed")
         if amount:
             paid[res.winner] = amount
 
-    # forces
+    # forces (Harass and Withdraw first takes its side's undialed forces back to its reserves)
+    for faction in (battle.aggressor, battle.defender):
+        if not harass_in_effect(battle, faction):
+            continue
+        if not res.explosion or harass_before_explosion(context.choice(HARASS_EXPLOSION_QUESTION)):
+            withdraw(state, snapshot, battle, faction, covered)
     if res.explosion:
         for faction in sorted({s.faction for s in snapshot.forces if s.territory == territory}):
             counted = faction in (battle.aggressor, battle.defender) or not bystander_question_open(snapshot, faction)
@@ -276,6 +275,11 @@ def apply_resolution(
         partner = occupy_partner(snapshot, battle, res.loser)
         if partner is not None:
             occupy_side_loses(state, partner, territory, loser_loss_sectors(snapshot, partner, context))
+
+    for faction in (battle.aggressor, battle.defender):
+        card = card_in(battle.plans[faction], REINFORCEMENTS)
+        if card is not None and card in res.used_cards:
+            pay_reinforcements(state, snapshot, faction, context)
 
     # support spice, and the cards of the sides without a win (Moritani's ally keeps its own reserved)
     retention = retention_step(
@@ -320,6 +324,8 @@ def apply_resolution(
         if res.explosion:
             state.kwisatz_haderach_to_tanks()
             state.event("kwisatz-haderach-killed", "battle.explosion.lasgun-shield")
+        elif res.result is BattleResult.DECIDED and stone_burner_kills(battle):
+            stone_burner_kills_kwisatz_haderach(state, context.choice(BURNER_KH_QUESTION))
 
     needed: set[str] = set()  # the cleanup steps with a choice; they open in the declared order
     cyborgs_lost = 0  # kept for the Ixian winner's Suboid swap

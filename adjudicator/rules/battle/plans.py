@@ -28,8 +28,13 @@ from adjudicator.rules.battle.commands import (
     same_answer,
     voice_in_force,
 )
+from adjudicator.rules.battle.plan_cards import (
+    in_place_card_violations,
+    stone_burner_choice_violations,
+    stone_burner_player,
+)
 from adjudicator.rules.battle.sectors import battle_sectors
-from adjudicator.rules.cards import UNSUPPORTED_IN_PLANS, is_leader_substitute
+from adjudicator.rules.cards import is_leader_substitute
 from adjudicator.rules.secrecy import hand_checked_at_lock, hand_read_by
 from adjudicator.rules.skill_bonuses import (
     PLANETOLOGIST,
@@ -617,29 +622,13 @@ def withheld_tooth_violations(battle: Battle) -> list[Violation]:
     return found
 
 
-def unsupported_cards(battle: Battle) -> list[Violation]:
-    found = []
-    for faction, plan in battle.plans.items():
-        for slot in ("weapon", "defense"):
-            card = getattr(plan, slot)
-            if card is not None and card_kind(card) in UNSUPPORTED_IN_PLANS:
-                found.append(
-                    Violation(
-                        "not-implemented",
-                        f"this engine version does not resolve {card_kind(card)} in a battle yet",
-                        _plan_path(faction, slot),
-                    )
-                )
-    return found
-
-
 PlanCards = tuple[str | None, str | None, str | None, str | None]
 
 
 def plan_combinations(snapshot: Snapshot, battle: Battle, faction: str) -> list[PlanCards]:
     """Every (leader, Cheap Hero, weapon, defense) a side's leaders and hand could fill a plan with,
     leader or hero first, no card in two slots (whether each is legal is the plan checks' answer)."""
-    hand = [c for c in snapshot.factions[faction].hand if card_kind(c) not in UNSUPPORTED_IN_PLANS]
+    hand = list(snapshot.factions[faction].hand)
     leaders: list[tuple[str | None, str | None]] = [
         (leader, None) for leader in _eligible_leaders(snapshot, faction, battle.territory)
     ]
@@ -845,6 +834,8 @@ def plan_problems(
     found += card_slot_violations(faction, plan, green_weapon)
     if plan.banker_spice:
         found += banker_spice_violations(snapshot, faction, plan)
+    if plan.weapon is not None or plan.defense is not None:
+        found += in_place_card_violations(snapshot, battle, faction, plan)
     found += dial_violations(snapshot, battle, faction, plan)
     if plan.spice:
         found += support_violations(snapshot, battle, faction, plan)
@@ -883,7 +874,7 @@ def least_support(snapshot: Snapshot, battle: Battle, faction: str, dial_halves:
 def plan_violations(snapshot: Snapshot, battle: Battle, viewer: str | None = None) -> list[Violation]:
     """Every problem with the locked plans, in plan order (aggressor first); under a viewer, another
     side's plan without the checks that read its hand."""
-    found = unsupported_cards(battle)
+    found: list[Violation] = []
     for faction in (battle.aggressor, battle.defender):
         known = hand_read_by(faction, viewer)
         found += plan_problems(snapshot, battle, faction, battle.plans[faction], hand_known=known)
@@ -891,6 +882,8 @@ def plan_violations(snapshot: Snapshot, battle: Battle, viewer: str | None = Non
         found += traitor_call_violations(snapshot, battle)
     if battle.poison_tooth_withheld:
         found += withheld_tooth_violations(battle)
+    if battle.stone_burner is not None or stone_burner_player(battle) is not None:
+        found += stone_burner_choice_violations(battle)
     return found
 
 

@@ -12,6 +12,7 @@ from adjudicator.core.rulebook import RuleModule
 from adjudicator.core.snapshot import Battle, Snapshot
 from adjudicator.core.tracing import rule
 from adjudicator.core.vocabulary import DUKE, DukeStatus, LeaderStatus, Phase
+from adjudicator.rules.battle.card_effects import plays_plan_cards, unmodelled_plan_cards
 from adjudicator.rules.battle.sectors import battle_on_one_side, battle_sectors, combatant_sectors, sector_groups
 from adjudicator.rules.skill_bonuses import BONUS_SKILLS
 from adjudicator.rules.skills import (
@@ -169,6 +170,8 @@ def unmodelled_compositions(
                     "/snapshot/duke_vidal/captured_from",
                 )
             )
+    if plays_plan_cards(battle):
+        missing += unmodelled_plan_cards(snapshot, battle)
     return [
         Violation("not-implemented", f"this engine version does not adjudicate {what} yet", path)
         for what, path in missing

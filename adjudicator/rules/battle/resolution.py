@@ -9,13 +9,33 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from adjudicator.core.action import Context
-from adjudicator.core.catalog import catalog
+from adjudicator.core.catalog import card_kind, catalog
 from adjudicator.core.rulebook import RuleModule
 from adjudicator.core.snapshot import Battle, Plan, Snapshot, halves_to_number
 from adjudicator.core.tracing import rule
 from adjudicator.core.vocabulary import BattleResult
+from adjudicator.rules.battle.card_effects import (
+    BURNER_CAUSE,
+    MIRROR_TOOTH_QUESTION,
+    REINFORCEMENTS_UNDECIDED_QUESTION,
+    card_in,
+    mirror_copy_stands,
+    plays_plan_cards,
+    reinforcements_line,
+    stone_burner_kills,
+    stone_burner_lines,
+    used_plan_cards,
+)
 from adjudicator.rules.battle.occupy import occupy_lines
-from adjudicator.rules.cards import Protection, Weapon, defense_effect, weapon_effect
+from adjudicator.rules.battle.plan_cards import stone_burner_player
+from adjudicator.rules.cards import (
+    MIRROR_WEAPON,
+    REINFORCEMENTS,
+    Protection,
+    Weapon,
+    defense_effect,
+    weapon_effect,
+)
 from adjudicator.rules.skill_bonuses import bonus_lines, several_bonuses
 from adjudicator.rules.skills import skill_lines, skills_on
 
@@ -68,10 +88,21 @@ def _leader_value_halves(snapshot: Snapshot, plan: Plan, opposing: Plan) -> int:
     return 2 * (leader.strength or 0)
 
 
-def _side(snapshot: Snapshot, faction: str, plan: Plan, opposing: Plan, withheld: bool) -> Side:
-    weapon = weapon_effect(plan.weapon)
-    if weapon is Weapon.POISON_TOOTH and withheld:
+def _side(
+    snapshot: Snapshot,
+    faction: str,
+    plan: Plan,
+    opposing: Plan,
+    withheld: bool,
+    copied_withheld: bool,
+    context: Context,
+) -> Side:
+    weapon = weapon_effect(plan.weapon, opposing.weapon)
+    mirror = plan.weapon is not None and card_kind(plan.weapon) == MIRROR_WEAPON
+    if weapon is Weapon.POISON_TOOTH and withheld and not mirror:
         weapon = Weapon.NONE
+    if weapon is Weapon.POISON_TOOTH and mirror and copied_withheld:
+        weapon = weapon if mirror_copy_stands(context.choice(MIRROR_TOOTH_QUESTION)) else Weapon.NONE
     defense = defense_effect(plan.defense)
     return Side(
         faction=faction,
@@ -141,9 +172,9 @@ def poison_blade_kills(target: Side) -> bool:
     return not {Protection.PROJECTILE, Protection.POISON} <= target.protects
 
 
-def _kill_leaders(a: Side, b: Side, chemistry_protects: bool) -> bool:
-    """Run the weapon chain in its fixed order; each leader records the first cause that killed it.
-    Returns whether an Artillery Strike was played."""
+def _kill_leaders(a: Side, b: Side, chemistry_protects: bool, burn: bool = False) -> bool:
+    """Run the weapon chain in its fixed order (a Stone Burner killing both leaders first); each leader
+    records the first cause that killed it. Returns whether an Artillery Strike was played."""
     artillery = Weapon.ARTILLERY_STRIKE in (a.weapon, b.weapon)
 
     def hit(target: Side, cause: str) -> None:
@@ -151,6 +182,10 @@ def _kill_leaders(a: Side, b: Side, chemistry_protects: bool) -> bool:
             target.killed_by = cause
 
     has_leader = {s.faction: s.plan.leader is not None or s.plan.cheap_hero is not None for s in (a, b)}
+    if burn:
+        for target in (a, b):
+            if has_leader[target.faction]:
+                hit(target, BURNER_CAUSE)
     if artillery:
         for target in (a, b):
             if has_leader[target.faction] and artillery_strike_kills(target):
@@ -230,10 +265,12 @@ def tie_goes_to_aggressor(aggressor: str, defender: str) -> tuple[str, str]:
 def resolve(snapshot: Snapshot, battle: Battle, context: Context) -> Resolution:
     aggressor, defender = battle.aggressor, battle.defender
     plans = battle.plans
+    withheld = battle.poison_tooth_withheld
     sides = {
-        f: _side(snapshot, f, plans[f], plans[o], f in battle.poison_tooth_withheld)
+        f: _side(snapshot, f, plans[f], plans[o], f in withheld, o in withheld, context)
         for f, o in ((aggressor, defender), (defender, aggressor))
     }
+    reinforced = any(card_in(plans[f], REINFORCEMENTS) is not None for f in (aggressor, defender))
     calls = set(battle.traitor_calls)
     if len(calls) == 2:
         double_traitor()
@@ -241,7 +278,13 @@ def resolve(snapshot: Snapshot, battle: Battle, context: Context) -> Resolution:
         if any(s.weapon is Weapon.LASGUN for s in sides.values()) and any(s.shield for s in sides.values()):
             explodes = double_traitor_explosion(context.choice(DOUBLE_TRAITOR_QUESTION))
         return Resolution(
-            BattleResult.DOUBLE_TRAITOR, None, None, sides=sides, totals={aggressor: 0, defender: 0}, explosion=explodes
+            BattleResult.DOUBLE_TRAITOR,
+            None,
+            None,
+            sides=sides,
+            totals={aggressor: 0, defender: 0},
+            explosion=explodes,
+            used_cards=_used(battle, BattleResult.DOUBLE_TRAITOR, reinforced, context),
         )
     if len(calls) == 1:
         (caller,) = calls
@@ -254,17 +297,36 @@ def resolve(snapshot: Snapshot, battle: Battle, context: Context) -> Resolution:
             sides=sides,
             totals={aggressor: 0, defender: 0},
             traitor=plans[betrayed].leader,
+            used_cards=_used(battle, BattleResult.SINGLE_TRAITOR, reinforced, context),
         )
     lasgun = any(s.weapon is Weapon.LASGUN for s in sides.values())
     if lasgun and lasgun_shield_explodes(list(sides.values())):
         return Resolution(
-            BattleResult.EXPLOSION, None, None, sides=sides, totals={aggressor: 0, defender: 0}, explosion=True
+            BattleResult.EXPLOSION,
+            None,
+            None,
+            sides=sides,
+            totals={aggressor: 0, defender: 0},
+            explosion=True,
+            used_cards=_used(battle, BattleResult.EXPLOSION, reinforced, context),
         )
     chemistry_protects = context.choice(TOOTH_QUESTION) == "chemistry-protects"
-    artillery = _kill_leaders(sides[aggressor], sides[defender], chemistry_protects)
-    kh_choice = context.choice(KH_ARTILLERY_QUESTION)
-    lines = {f: strength_lines(s, artillery, kh_choice) for f, s in sides.items()}
-    if skills_on(snapshot):
+    burner = stone_burner_player(battle) is not None
+    artillery = _kill_leaders(
+        sides[aggressor], sides[defender], chemistry_protects, burner and stone_burner_kills(battle)
+    )
+    if burner:  # the sides' undialed forces decide it (skills and Occupy beside it answer not-implemented)
+        lines = {
+            f: stone_burner_lines(snapshot, battle, f, s.plan.leader or s.plan.cheap_hero, context)
+            for f, s in sides.items()
+        }
+    else:
+        kh_choice = context.choice(KH_ARTILLERY_QUESTION)
+        lines = {f: strength_lines(s, artillery, kh_choice) for f, s in sides.items()}
+    for faction in sides if reinforced and not burner else ():
+        if card_in(plans[faction], REINFORCEMENTS) is not None:
+            lines[faction].append(reinforcements_line())
+    if skills_on(snapshot) and not burner:
         survivors = {f: _survives(s) for f, s in sides.items()}
         for faction, extra in skill_lines(snapshot, plans, survivors, artillery, context.interpretations).items():
             side = sides[faction]
@@ -272,7 +334,7 @@ def resolve(snapshot: Snapshot, battle: Battle, context: Context) -> Resolution:
                 snapshot, faction, side.plan, side.weapon, side.protects, survivors[faction], artillery, context
             )
             lines[faction] += several_bonuses(extra, context)
-    for faction in sides:
+    for faction in sides if not burner else ():
         lines[faction] += occupy_lines(snapshot, battle, faction, context)
     totals = {f: sum(halves for halves, _ in side_lines) for f, side_lines in lines.items()}
     quote = {f: [line for _, line in side_lines] for f, side_lines in lines.items()}
@@ -282,6 +344,8 @@ def resolve(snapshot: Snapshot, battle: Battle, context: Context) -> Resolution:
         for s in sides.values()
         if s.plan.weapon is not None and s.weapon in (Weapon.POISON_TOOTH, Weapon.ARTILLERY_STRIKE)
     ]
+    if plays_plan_cards(battle):
+        used += [c for c in _used(battle, BattleResult.DECIDED, reinforced, context) if c not in used]
     return Resolution(
         BattleResult.DECIDED,
         winner,
@@ -292,6 +356,16 @@ def resolve(snapshot: Snapshot, battle: Battle, context: Context) -> Resolution:
         used_cards=used,
         quote=quote,
     )
+
+
+def _used(battle: Battle, result: BattleResult, reinforced: bool, context: Context) -> list[str]:
+    """The played cards of the CHOAM & Richese cache and the New Treachery Cards whose effect applied."""
+    if not plays_plan_cards(battle):
+        return []
+    choice = (
+        context.choice(REINFORCEMENTS_UNDECIDED_QUESTION) if reinforced and result is not BattleResult.DECIDED else None
+    )
+    return used_plan_cards(battle, result, choice)
 
 
 def _leader_strength(snapshot: Snapshot, side: Side) -> int:

@@ -190,6 +190,60 @@ class BattleCardsState(WorkingCopy):
         """The Kwisatz Haderach joined a battle here: the one territory it may join this turn."""
         self.wire["factions"][FactionId.ATREIDES.value]["kwisatz_haderach"]["used_in"] = territory
 
+    def reserves_to_tanks(
+        self, faction: str, regular: int, elite: int, rule_id: str, count_for_kwisatz_haderach: bool = True
+    ) -> None:
+        """Forces of a faction's reserves to its Tanks (Atreides losses count toward the Kwisatz Haderach
+        unless told otherwise)."""
+        entry = self.wire["factions"][faction]
+        entry["reserves"]["regular"] -= regular
+        entry["reserves"]["elite"] -= elite
+        entry["tanks"]["regular"] += regular
+        entry["tanks"]["elite"] += elite
+        token = entry.get("kwisatz_haderach")
+        atreides = faction == FactionId.ATREIDES.value and self.wire["ruleset"]["advanced"]
+        if token is not None and atreides and count_for_kwisatz_haderach:
+            self.count_toward_kwisatz_haderach(token, regular + elite)
+        self.event("reserves-to-tanks", rule_id, faction=faction, regular=regular, elite=elite)
+
+    def withdraw_undialed(
+        self,
+        faction: str,
+        territory: str,
+        sectors: frozenset[int] | None,
+        keep_regular: int,
+        keep_elite: int,
+        rule_id: str,
+    ) -> None:
+        """A faction's forces in a territory (only in `sectors`, if given) go back to its reserves, but for
+        `keep_regular` and `keep_elite` of them, which stay."""
+        kept = []
+        regular = elite = 0
+        for stack in self.wire["forces"]:
+            if (
+                stack["faction"] == faction
+                and stack["territory"] == territory
+                and (sectors is None or stack["sector"] in sectors)
+            ):
+                stay_r = min(stack["regular"], keep_regular)
+                stay_e = min(stack["elite"], keep_elite)
+                keep_regular -= stay_r
+                keep_elite -= stay_e
+                regular += stack["regular"] - stay_r
+                elite += stack["elite"] - stay_e
+                stack = {**stack, "regular": stay_r, "elite": stay_e}
+                if stay_r == 0 and stay_e == 0:
+                    continue
+            kept.append(stack)
+        self.wire["forces"] = kept
+        reserves = self.wire["factions"][faction]["reserves"]
+        reserves["regular"] += regular
+        reserves["elite"] += elite
+        if regular or elite:
+            self.event(
+                "forces-to-reserves", rule_id, faction=faction, territory=territory, regular=regular, elite=elite
+            )
+
     def kwisatz_haderach_to_tanks(self) -> None:
         self.wire["factions"][FactionId.ATREIDES.value]["kwisatz_haderach"]["status"] = "tanks"
 

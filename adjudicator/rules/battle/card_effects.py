@@ -1,0 +1,266 @@
+"""What the Stone Burner, Reinforcements and Harass and Withdraw do to a resolved battle (the CHOAM &
+Richese cache and the Ecaz & Moritani New Treachery Cards): the forces a side dialed, the Stone
+Burner's totals, Reinforcements' cost in reserves and Harass and Withdraw's retreat, and the
+compositions with them this engine version does not rule yet. The Mirror Weapon's copy is a weapon
+effect (cards.py)."""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+from adjudicator.core.action import Context
+from adjudicator.core.rulebook import RuleModule
+from adjudicator.core.snapshot import Battle, Plan, Snapshot, halves_to_number
+from adjudicator.core.tracing import rule
+from adjudicator.core.vocabulary import BattleResult, FactionId
+from adjudicator.rules.battle.occupy import ecaz_presence
+from adjudicator.rules.battle.plan_cards import REINFORCEMENTS_COST, plan_slot_of, stone_burner_player
+from adjudicator.rules.battle.plans import dialed_forces_of, forces_in, strength_halves
+from adjudicator.rules.cards import HARASS_AND_WITHDRAW, MIRROR_WEAPON, REINFORCEMENTS, STONE_BURNER
+from adjudicator.rules.skills import face_up_skills, selected_skill, skills_on
+from adjudicator.rules.state import NextSnapshot
+
+UNDIALED_QUESTION = "stone-burner-undialed-forces"
+BURNER_BOUNTY_QUESTION = "stone-burner-bounty"
+BURNER_KH_QUESTION = "stone-burner-kwisatz-haderach"
+REINFORCEMENTS_UNDECIDED_QUESTION = "reinforcements-undecided-battle"
+REINFORCEMENTS_KH_QUESTION = "reinforcements-kwisatz-haderach"
+HARASS_EXPLOSION_QUESTION = "harass-and-withdraw-explosion"
+MIRROR_TOOTH_QUESTION = "mirror-weapon-withheld-tooth"
+BURNER_CAUSE = "battle.card.stone-burner"
+
+QuoteLine = tuple[int, dict[str, Any]]
+
+
+def dialed_sets(snapshot: Snapshot, battle: Battle, faction: str) -> list[dict[str, int]]:
+    """The minimal (regular, elite) sets of a side's forces whose strength covers its dial (Basic: every
+    force counts 1; advanced: as it counted on the dial): the ways its dialed forces can be made up."""
+    plan = battle.plans[faction]
+    if plan.dial_halves == 0:
+        return [{"regular": 0, "elite": 0}]
+    opponent = battle.defender if faction == battle.aggressor else battle.aggressor
+    owner = dialed_forces_of(snapshot, battle, faction)  # Ecaz under Occupy dials its ally's forces
+    forces = forces_in(snapshot, owner, battle.territory)
+
+    def strength(regular: int, elite: int) -> int:
+        return strength_halves(snapshot, owner, opponent, regular, elite, min(plan.spice, regular + elite))
+
+    if forces.elite == 0 or forces.regular == 0:
+        # One kind of force: the fewest of them that cover the dial is the only way to make it up.
+        kind = "elite" if forces.regular == 0 else "regular"
+        for count in range(forces.total + 1):
+            regular, elite = (0, count) if kind == "elite" else (count, 0)
+            if strength(regular, elite) >= plan.dial_halves:
+                return [{"regular": regular, "elite": elite}]
+        return [{"regular": forces.regular, "elite": forces.elite}]
+    options = []
+    for elite, regular in itertools.product(range(forces.elite + 1), range(forces.regular + 1)):
+        if strength(regular, elite) < plan.dial_halves:
+            continue
+        if regular and strength(regular - 1, elite) >= plan.dial_halves:
+            continue
+        if elite and strength(regular, elite - 1) >= plan.dial_halves:
+            continue
+        options.append({"regular": regular, "elite": elite})
+    return options
+
+
+def card_in(plan: Plan, kind: str) -> str | None:
+    slot = plan_slot_of(plan, kind)
+    return None if slot is None else getattr(plan, slot)
+
+
+@rule("battle.card.mirror-withheld-tooth")
+def mirror_copy_stands(choice: str) -> bool:
+    return choice == "copy-stands"
+
+
+# --- the Stone Burner ----------------------------------------------------------------------------
+
+
+def stone_burner_kills(battle: Battle) -> bool:
+    """Whether a Stone Burner was played and its player chose to kill both leaders."""
+    return stone_burner_player(battle) is not None and stone_burner_kill_choice(battle.stone_burner or "")
+
+
+@rule("battle.card.stone-burner")
+def stone_burner_kill_choice(choice: str) -> bool:
+    return choice == "kill-leaders"
+
+
+@rule("battle.card.stone-burner-undialed")
+def undialed_forces(snapshot: Snapshot, battle: Battle, faction: str, choice: str) -> int:
+    total = forces_in(snapshot, faction, battle.territory).total
+    fewest = min(s["regular"] + s["elite"] for s in dialed_sets(snapshot, battle, faction))
+    return total - fewest
+
+
+def stone_burner_lines(
+    snapshot: Snapshot, battle: Battle, faction: str, leader: str | None, context: Context
+) -> list[QuoteLine]:
+    """A side's total under a Stone Burner: its undialed forces; its leader counts 0."""
+    count = undialed_forces(snapshot, battle, faction, context.choice(UNDIALED_QUESTION))
+    lines: list[QuoteLine] = [
+        (2 * count, {"part": "undialed-forces", "value": count, "rule": "battle.card.stone-burner-undialed"})
+    ]
+    if leader is not None:
+        lines.append((0, {"part": "leader", "leader": leader, "value": 0, "rule": BURNER_CAUSE}))
+    return lines
+
+
+@rule("battle.card.stone-burner-bounty")
+def stone_burner_bounty(choice: str) -> bool:
+    return choice == "paid"
+
+
+@rule("battle.card.stone-burner-kwisatz-haderach")
+def stone_burner_kills_kwisatz_haderach(state: NextSnapshot, choice: str) -> None:
+    if choice == "killed":
+        state.kwisatz_haderach_to_tanks()
+        state.event("kwisatz-haderach-killed", "battle.card.stone-burner-kwisatz-haderach")
+
+
+# --- Reinforcements ------------------------------------------------------------------------------
+
+
+@rule("battle.card.reinforcements")
+def reinforcements_line() -> QuoteLine:
+    return 4, {"part": "reinforcements", "value": halves_to_number(4), "rule": "battle.card.reinforcements"}
+
+
+@rule("battle.card.reinforcements-undecided")
+def reinforcements_cost_paid(result: BattleResult, choice: str) -> bool:
+    return result is BattleResult.DECIDED or choice == "sent"
+
+
+def reinforcements_sent(snapshot: Snapshot, faction: str) -> tuple[int, int] | None:
+    """The (regular, elite) reserve forces Reinforcements sends when no choice is left to its player
+    (None: its player would choose among its reserves)."""
+    reserves = snapshot.factions[faction].reserves
+    if reserves.elite == 0:
+        return REINFORCEMENTS_COST, 0
+    if reserves.regular == 0:
+        return 0, REINFORCEMENTS_COST
+    if reserves.regular + reserves.elite == REINFORCEMENTS_COST:
+        return reserves.regular, reserves.elite
+    return None
+
+
+def pay_reinforcements(state: NextSnapshot, snapshot: Snapshot, faction: str, context: Context) -> None:
+    sent = reinforcements_sent(snapshot, faction)
+    assert sent is not None  # the compositions with a choice left answer not-implemented first
+    token = snapshot.factions[faction].kwisatz_haderach
+    counted = True
+    if faction == FactionId.ATREIDES and snapshot.ruleset.advanced and token is not None and token.status == "inactive":
+        counted = reinforcements_count_for_kwisatz_haderach(context.choice(REINFORCEMENTS_KH_QUESTION))
+    state.reserves_to_tanks(faction, *sent, "battle.card.reinforcements", count_for_kwisatz_haderach=counted)
+
+
+@rule("battle.card.reinforcements-kwisatz-haderach")
+def reinforcements_count_for_kwisatz_haderach(choice: str) -> bool:
+    return choice == "counted"
+
+
+# --- Harass and Withdraw -------------------------------------------------------------------------
+
+
+@rule("battle.card.harass-and-withdraw-traitor")
+def harass_cancelled_by_traitor(battle: Battle, faction: str) -> bool:
+    opponent = battle.defender if faction == battle.aggressor else battle.aggressor
+    return opponent in battle.traitor_calls
+
+
+def harass_in_effect(battle: Battle, faction: str) -> bool:
+    return plan_slot_of(battle.plans[faction], HARASS_AND_WITHDRAW) is not None and not (
+        battle.traitor_calls and harass_cancelled_by_traitor(battle, faction)
+    )
+
+
+@rule("battle.card.harass-and-withdraw-explosion")
+def harass_before_explosion(choice: str) -> bool:
+    return choice == "withdraw"
+
+
+@rule("battle.card.harass-and-withdraw")
+def withdraw(
+    state: NextSnapshot, snapshot: Snapshot, battle: Battle, faction: str, sectors: frozenset[int] | None
+) -> None:
+    (dialed,) = dialed_sets(snapshot, battle, faction)  # a choice left answers not-implemented first
+    state.withdraw_undialed(
+        faction, battle.territory, sectors, dialed["regular"], dialed["elite"], "battle.card.harass-and-withdraw"
+    )
+
+
+def used_plan_cards(battle: Battle, result: BattleResult, reinforcements_choice: str | None) -> list[str]:
+    """The cards of this module, and the Mirror Weapon, whose effect applied in this battle."""
+    used = []
+    for faction in (battle.aggressor, battle.defender):
+        plan = battle.plans[faction]
+        for kind in (MIRROR_WEAPON, STONE_BURNER):
+            card = card_in(plan, kind)
+            if card is not None and result is BattleResult.DECIDED:
+                used.append(card)
+        card = card_in(plan, REINFORCEMENTS)
+        if card is not None and reinforcements_cost_paid(result, reinforcements_choice or ""):
+            used.append(card)
+        card = card_in(plan, HARASS_AND_WITHDRAW)
+        if card is not None and result is not BattleResult.EXPLOSION and harass_in_effect(battle, faction):
+            used.append(card)
+    return used
+
+
+def plays_plan_cards(battle: Battle) -> bool:
+    """Whether a plan of this battle holds a Mirror Weapon, Stone Burner, Reinforcements or Harass and
+    Withdraw."""
+    return any(
+        card_in(plan, kind) is not None
+        for plan in battle.plans.values()
+        for kind in (MIRROR_WEAPON, STONE_BURNER, REINFORCEMENTS, HARASS_AND_WITHDRAW)
+    )
+
+
+# --- not modelled yet ----------------------------------------------------------------------------
+
+
+def unmodelled_plan_cards(snapshot: Snapshot, battle: Battle) -> list[tuple[str, str]]:
+    """Compositions with these cards that would need a choice or a reading not modelled yet."""
+    missing: list[tuple[str, str]] = []
+    burner = stone_burner_player(battle)
+    combatants = (battle.aggressor, battle.defender)
+    occupied = ecaz_presence(snapshot, battle) is not None
+    for faction in combatants:
+        plan = battle.plans[faction]
+        path = f"/snapshot/battle/plans/{faction}"
+        if burner is not None and burner != faction and card_in(plan, MIRROR_WEAPON) is not None:
+            missing.append(("a Mirror Weapon copying the Stone Burner", f"{path}/weapon"))
+        if burner is not None and any(card_in(plan, k) is not None for k in (REINFORCEMENTS, HARASS_AND_WITHDRAW)):
+            missing.append(("Reinforcements or Harass and Withdraw beside a Stone Burner", path))
+        skilled = skills_on(snapshot) and (
+            selected_skill(snapshot, plan) is not None or bool(face_up_skills(snapshot, faction, plan.leader))
+        )
+        if burner is not None and skilled:
+            missing.append(("a leader skill in a battle with a Stone Burner", path))
+        if card_in(plan, REINFORCEMENTS) is not None and reinforcements_sent(snapshot, faction) is None:
+            missing.append(
+                ("the choice of the reserve forces Reinforcements sends to the Tanks", f"/snapshot/factions/{faction}")
+            )
+        if card_in(plan, HARASS_AND_WITHDRAW) is not None and len(dialed_sets(snapshot, battle, faction)) > 1:
+            missing.append(("the choice of the dialed forces beside Harass and Withdraw", f"{path}/dial"))
+        harassing = card_in(plan, HARASS_AND_WITHDRAW) is not None
+        if occupied and (harassing or burner is not None):
+            missing.append(("Stone Burner or Harass and Withdraw in a battle Ecaz Occupies", path))
+    return missing
+
+
+DECLARED = RuleModule(
+    implements={
+        MIRROR_TOOTH_QUESTION: ("copy-stands", "copy-void"),
+        UNDIALED_QUESTION: ("fewest-tokens",),
+        BURNER_BOUNTY_QUESTION: ("paid", "not-paid"),
+        BURNER_KH_QUESTION: ("survives", "killed"),
+        REINFORCEMENTS_UNDECIDED_QUESTION: ("not-sent", "sent"),
+        REINFORCEMENTS_KH_QUESTION: ("counted", "not-counted"),
+        HARASS_EXPLOSION_QUESTION: ("withdraw", "destroyed"),
+    },
+)
