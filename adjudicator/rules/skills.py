@@ -38,12 +38,11 @@ MENTAT = "mentat"
 BUREAUCRAT = "bureaucrat"
 SANDMASTER = "sandmaster"
 RIHANI = "rihani-decipherer"
-MODELLED_BATTLE_SKILLS = frozenset({MENTAT, BUREAUCRAT, SANDMASTER, RIHANI})
+MODELLED_BATTLE_SKILLS = frozenset({MENTAT, BUREAUCRAT, SANDMASTER, RIHANI, "smuggler", "suk-graduate"})
 # face-up (normal) effects that change a battle and are not modelled yet
 UNMODELLED_NORMAL_IN_BATTLE = frozenset(
     {"warmaster", "master-of-assassins", "swordmaster-of-ginaz", "killer-medic", "prana-bindu-adept", "diplomat"}
 )
-UNMODELLED_NORMAL_AFTER_WIN = frozenset({"suk-graduate"})
 # advanced only: support paid to the bank can trigger it
 UNMODELLED_NORMAL_ADVANCED = frozenset({"spice-banker"})
 SANDMASTER_SPICE = 3

@@ -14,7 +14,7 @@ from adjudicator.core.rulings import answers, ruled
 from adjudicator.core.snapshot import Decision, Snapshot
 from adjudicator.core.tracing import Trace, rule
 from adjudicator.core.vocabulary import ActionType, DecisionType
-from adjudicator.rules.battle.outcome import WINNER_SLOTS, casualty_options, winner_loses_dialed
+from adjudicator.rules.battle.outcome import WINNER_SLOTS, casualty_options, lose_dialed
 from adjudicator.rules.battle.sectors import battle_sectors
 from adjudicator.rules.ixians import suboid_swap_offered
 from adjudicator.rules.state import NextSnapshot, finish
@@ -30,7 +30,9 @@ def choose_casualties(snapshot: Snapshot, action: Action, context: Context, trac
     state = NextSnapshot(snapshot)
     regular, elite = int(action.fields["regular"]), int(action.fields["elite"])
     territory = snapshot.battle.territory
-    elite_lost = winner_loses_dialed(state, action.player, territory, regular, elite, battle_sectors(snapshot))
+    elite_lost = lose_dialed(
+        snapshot, state, action.player, territory, regular, elite, battle_sectors(snapshot), context
+    )
     state.step_done()
     if suboid_swap_offered(state, action.player, territory, elite_lost):
         state.update_resolution(cyborgs_lost=elite_lost)

@@ -38,6 +38,7 @@ from adjudicator.rules.harkonnen import (
 from adjudicator.rules.ixians import suboid_swap_offered
 from adjudicator.rules.moritani.retention import retention_before_capture, retention_step
 from adjudicator.rules.moritani.special import special_karama_step
+from adjudicator.rules.skill_steps import forces_saved, smuggler_step, suk_graduate_saves
 from adjudicator.rules.skills import (
     SANDMASTER,
     battle_effect_applies,
@@ -159,6 +160,25 @@ def cyborgs_lost_as_dialed() -> None:
     pass
 
 
+def lose_dialed(
+    snapshot: Snapshot,
+    state: NextSnapshot,
+    winner: str,
+    territory: str,
+    regular: int,
+    elite: int,
+    sectors: frozenset[int] | None,
+    context: Context,
+) -> int:
+    """The winner's dialed losses, less those a Suk Graduate saves; the elite forces sent to the Tanks."""
+    rescue = suk_graduate_saves(snapshot, state, winner, regular, elite, context)
+    (stay_regular, stay_elite), (back_regular, back_elite), _ = rescue
+    tanked_regular, tanked_elite = regular - stay_regular - back_regular, elite - stay_elite - back_elite
+    elite_lost = winner_loses_dialed(state, winner, territory, tanked_regular, tanked_elite, sectors)
+    forces_saved(state, winner, territory, rescue, sectors)
+    return elite_lost
+
+
 @rule("battle.losses.winner-dialed")
 def winner_loses_dialed(
     state: NextSnapshot, winner: str, territory: str, regular: int, elite: int, sectors: frozenset[int] | None
@@ -234,6 +254,9 @@ def apply_resolution(
         for side in sides.values():
             if side.killed_by is not None:
                 kill(side, side.killed_by)
+    if skills_on(snapshot):  # when the plans are revealed, before the explosion destroys the spice
+        for faction in (battle.aggressor, battle.defender):
+            smuggler_step(snapshot, state, faction, battle.plans[faction], territory, context)
     if res.result is BattleResult.DECIDED:
         assert res.winner is not None
         amount = bounty(killed)
@@ -324,7 +347,10 @@ def apply_resolution(
         if res.result is BattleResult.DECIDED:
             options = casualty_options(snapshot, battle, res.winner)
             if len(options) == 1:
-                elite_lost = winner_loses_dialed(state, res.winner, territory, **options[0], sectors=covered)
+                loss = options[0]
+                elite_lost = lose_dialed(
+                    snapshot, state, res.winner, territory, loss["regular"], loss["elite"], covered, context
+                )
                 if suboid_swap_offered(state, res.winner, territory, elite_lost):
                     cyborgs_lost = elite_lost
                     needed.add(DecisionType.SUBOID_SWAP.value)

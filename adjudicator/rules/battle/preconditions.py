@@ -14,10 +14,11 @@ from adjudicator.core.tracing import rule
 from adjudicator.core.vocabulary import DUKE, DukeStatus, FactionId, LeaderStatus, Phase
 from adjudicator.rules.battle.occupy import ecaz_presence, occupy_stands
 from adjudicator.rules.battle.sectors import battle_on_one_side, battle_sectors, combatant_sectors, sector_groups
+from adjudicator.rules.skill_steps import untriggered_out
 from adjudicator.rules.skills import (
+    BUREAUCRAT,
     MODELLED_BATTLE_SKILLS,
     UNMODELLED_NORMAL_ADVANCED,
-    UNMODELLED_NORMAL_AFTER_WIN,
     UNMODELLED_NORMAL_IN_BATTLE,
     face_up_skills,
     selected_skill,
@@ -142,7 +143,8 @@ def unmodelled_compositions(
     for faction in combatants if skills_on(snapshot) else ():
         for skill, leader_id in face_up_skills(snapshot, faction, battle.plans[faction].leader).items():
             advanced_only = skill in UNMODELLED_NORMAL_ADVANCED and rs.advanced
-            if skill in UNMODELLED_NORMAL_IN_BATTLE or skill in UNMODELLED_NORMAL_AFTER_WIN or advanced_only:
+            unmodelled = skill in UNMODELLED_NORMAL_IN_BATTLE or advanced_only or skill == BUREAUCRAT
+            if unmodelled and not untriggered_out(snapshot, battle, faction, skill):
                 missing.append(
                     (f"the face-up {skill} skill ({leader_id})", f"/snapshot/factions/{faction}/leaders/{leader_id}")
                 )
