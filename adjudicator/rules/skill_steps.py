@@ -183,18 +183,17 @@ def _payers(plan: Plan, faction: str, ally: str | None) -> list[tuple[str, int]]
 def untriggered_out(snapshot: Snapshot, battle: Battle, faction: str, skill: str) -> bool:
     """Whether a face-up skill of `faction` that is not modelled yet cannot act in this battle (so it
     need not stop the ruling): a Diplomat without a Worthless card to count as the opponent's defense,
-    a Spice Banker with no payment of 4 or more to the bank by another faction, a Bureaucrat with no
-    payment of 5 or more that could reach a faction other than its own."""
+    a Bureaucrat with no payment of 5 or more that could reach a faction other than its own."""
     combatants = (battle.aggressor, battle.defender)
+    if faction not in combatants and skill != BUREAUCRAT:
+        return True  # the other skills act only in their own faction's battle
     if skill == DIPLOMAT:
-        if faction not in combatants:
-            return True
         plan = battle.plans[faction]
         opponent = battle.plans[combatants[1] if faction == combatants[0] else combatants[0]]
         no_defense = plan.defense is None or _worthless(plan.defense)
         has_worthless = _worthless(plan.weapon) or _worthless(plan.defense)
         return not (no_defense and has_worthless and opponent.defense is not None and not _worthless(opponent.defense))
-    if skill not in (SPICE_BANKER, BUREAUCRAT):
+    if skill != BUREAUCRAT:
         return False
     if not snapshot.ruleset.advanced:
         return True  # support is paid only in the advanced game
@@ -203,8 +202,6 @@ def untriggered_out(snapshot: Snapshot, battle: Battle, faction: str, skill: str
         for side in combatants
         for payer, amount in _payers(battle.plans[side], side, snapshot.factions[side].ally)
     ]
-    if skill == SPICE_BANKER:
-        return all(amount < BANKER_LEAST for payer, amount in payments if payer != faction)
     choam = FactionId.CHOAM.value
     if faction == choam or choam not in snapshot.factions:
         return True  # every payment of a battle to a faction goes to CHOAM (its share, the Auditor)
@@ -213,10 +210,76 @@ def untriggered_out(snapshot: Snapshot, battle: Battle, faction: str, skill: str
     return not auditor and shared < 2 * BUREAUCRAT_LEAST - 1
 
 
+# --- Spice Banker ----------------------------------------------------------------------------------
+
+BANKER_CHOAM_QUESTION = "spice-banker-choam-share"
+
+
+@rule("skills.spice-banker")
+def banker_gains_once(state: NextSnapshot, banker: str, leader_id: str, payer: str, amount: int, phase: str) -> bool:
+    if phase in state.faction_state(banker).banker_gains:
+        state.event("spice-banker-spent", "skills.spice-banker", faction=banker, leader=leader_id, phase=phase)
+        return False
+    state.add_banker_gain(banker, phase)
+    state.event("spice-banker-gain", "skills.spice-banker", faction=banker, leader=leader_id, payer=payer, amount=1)
+    return True
+
+
+@rule("skills.spice-banker.choam-share")
+def banker_counts_whole_payment(choice: str) -> bool:
+    return choice == "whole-payment"
+
+
+def banker_step(
+    snapshot: Snapshot, state: NextSnapshot, battle: Battle, paid: list[tuple[str, int, int]], context: Context
+) -> None:
+    """A face-up Spice Banker's gain from the battle's payments: (payer, to the bank, whole payment) each."""
+    combatants = (battle.aggressor, battle.defender)
+    for banker in snapshot.factions:
+        fighting = battle.plans[banker].leader if banker in combatants else None
+        leader_id = face_up_skills(snapshot, banker, fighting).get(SPICE_BANKER)
+        if leader_id is None:
+            continue
+        for payer, to_bank, whole in paid:
+            if payer == banker or whole < BANKER_LEAST:
+                continue
+            if to_bank < BANKER_LEAST and not banker_counts_whole_payment(context.choice(BANKER_CHOAM_QUESTION)):
+                continue
+            banker_gains_once(state, banker, leader_id, payer, to_bank, snapshot.phase.value)
+            break
+
+
+BANKER_COLLECTION_QUESTION = "spice-banker-collection-order"
+
+
+def banker_collects(snapshot: Snapshot, state: NextSnapshot, context: Context) -> None:
+    """Each faction takes what its Spice Banker gained this turn, as the turn ends."""
+    for faction, held in snapshot.factions.items():
+        if not held.banker_gains:
+            continue
+        if snapshot.terror is not None:  # Moritani's Extortion may be paid in the same Mentat Pause
+            banker_collection_at_turn_end(context.choice(BANKER_COLLECTION_QUESTION))
+        banker_gains_collected(state, faction)
+
+
+@rule("skills.spice-banker.collected")
+def banker_gains_collected(state: NextSnapshot, faction: str) -> None:
+    amount = state.collect_banker_gains(faction)
+    state.event("spice-collected", "skills.spice-banker.collected", faction=faction, amount=amount)
+
+
+@rule("skills.spice-banker.collection-order")
+def banker_collection_at_turn_end(choice: str) -> bool:
+    assert choice == "turn-end"
+    return True
+
+
 DECLARED = RuleModule(
     implements={
         SMUGGLER_KILLED_QUESTION: ("survivor-only", "collects-when-revealed"),
         SMUGGLER_PILES_QUESTION: ("largest-first",),
         SUK_FORCES_QUESTION: ("elite-first",),
+        BANKER_CHOAM_QUESTION: ("bank-part", "whole-payment"),
+        BANKER_COLLECTION_QUESTION: ("turn-end",),
     },
 )

@@ -43,8 +43,6 @@ MODELLED_BATTLE_SKILLS = frozenset({MENTAT, BUREAUCRAT, SANDMASTER, RIHANI, "smu
 UNMODELLED_NORMAL_IN_BATTLE = frozenset(
     {"warmaster", "master-of-assassins", "swordmaster-of-ginaz", "killer-medic", "prana-bindu-adept", "diplomat"}
 )
-# advanced only: support paid to the bank can trigger it
-UNMODELLED_NORMAL_ADVANCED = frozenset({"spice-banker"})
 SANDMASTER_SPICE = 3
 
 ARTILLERY_QUESTION = "mentat-artillery"

@@ -38,7 +38,7 @@ from adjudicator.rules.harkonnen import (
 from adjudicator.rules.ixians import suboid_swap_offered
 from adjudicator.rules.moritani.retention import retention_before_capture, retention_step
 from adjudicator.rules.moritani.special import special_karama_step
-from adjudicator.rules.skill_steps import forces_saved, smuggler_step, suk_graduate_saves
+from adjudicator.rules.skill_steps import banker_step, forces_saved, smuggler_step, suk_graduate_saves
 from adjudicator.rules.skills import (
     SANDMASTER,
     battle_effect_applies,
@@ -306,6 +306,9 @@ def apply_resolution(
             kept = res.result is BattleResult.SINGLE_TRAITOR and faction == res.winner
             payments += support_payments(battle.plans[faction], faction, kept, snapshot.factions[faction].ally)
     portions = choam_portions(snapshot, battle, res.result, payments, context)
+    if skills_on(snapshot) and payments:
+        to_bank = [(p.payer, p.amount - n, p.amount) for p, n in zip(payments, portions, strict=True)]
+        banker_step(snapshot, state, battle, to_bank, context)
     for faction in (battle.aggressor, battle.defender):
         pay_support(state, [(p, n) for p, n in zip(payments, portions, strict=True) if p.side == faction])
         if faction != res.winner and not (retention is not None and faction == res.loser):

@@ -191,6 +191,17 @@ class MoritaniState(WorkingCopy):
             if pile["territory"] == territory and pile["sector"] == sector:
                 pile["amount"] += amount
 
+    def add_banker_gain(self, faction: str, phase: str) -> None:
+        """The faction's Spice Banker gains 1 in this phase, owed to it until the turn ends."""
+        entry = self.wire["factions"][faction]
+        entry["banker_gains"] = [*entry.get("banker_gains", ()), phase]
+
+    def collect_banker_gains(self, faction: str) -> int:
+        """The faction takes the spice its Spice Banker gained this turn; how much."""
+        gains = self.wire["factions"][faction].pop("banker_gains", [])
+        self.wire["factions"][faction]["spice"] += len(gains)
+        return len(gains)
+
     def take_from_pile(self, territory: str, sector: int | None, amount: int) -> None:
         """Spice a faction takes off the pile in a territory's sector (an emptied pile leaves the board)."""
         piles = []
