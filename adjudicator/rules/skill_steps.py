@@ -149,6 +149,15 @@ def forces_saved(
     if not rule_id:
         return
     state.some_forces_to_reserves(winner, territory, *to_reserves, sectors=sectors)
+    if any(to_reserves):
+        state.event(
+            "forces-to-reserves",
+            rule_id,
+            faction=winner,
+            territory=territory,
+            regular=to_reserves[0],
+            elite=to_reserves[1],
+        )
     state.event(
         "forces-saved",
         rule_id,
