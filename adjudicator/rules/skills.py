@@ -6,8 +6,9 @@ effect then applies, and only while that leader survives; a skill card behind th
 another leader fights does nothing. A captured skilled leader gives its captor the battle effect
 alone. Modelled here: Mentat (+2), Bureaucrat (-1 to the opponent per stronghold it occupies),
 Sandmaster (+3 spice on the battle territory's pile) and Rihani Decipherer (a private look at two
-Traitor deck cards, and a Traitor exchange). Other skills that change a battle are answered
-`not-implemented` by the battle module.
+Traitor deck cards, and a Traitor exchange); the Smuggler, the Suk Graduate and the face-up Spice
+Banker are in `skill_steps`. Other skills that change a battle are answered `not-implemented` by the
+battle module.
 
 Rihani's steps keep their state in the battle's `resolution.rihani` record, so a saved snapshot
 continues without drawing again: the inspection happens once, when the battle resolves (or after the
