@@ -221,20 +221,20 @@ def untriggered_out(snapshot: Snapshot, battle: Battle, faction: str, skill: str
 
 # --- Spice Banker ----------------------------------------------------------------------------------
 
-BANKER_CHOAM_QUESTION = "spice-banker-choam-share"
+BANKER_CHOAM_QUESTION = "spice-banker-trigger-choam-share"
 
 
-@rule("skills.spice-banker")
+@rule("skills.spice-banker.face-up")
 def banker_gains_once(state: NextSnapshot, banker: str, leader_id: str, payer: str, amount: int, phase: str) -> bool:
     if phase in state.faction_state(banker).banker_gains:
-        state.event("spice-banker-spent", "skills.spice-banker", faction=banker, leader=leader_id, phase=phase)
+        state.event("spice-banker-spent", "skills.spice-banker.face-up", faction=banker, leader=leader_id, phase=phase)
         return False
     state.add_banker_gain(banker, phase)
-    state.event("spice-banker-gain", "skills.spice-banker", faction=banker, leader=leader_id, payer=payer, amount=1)
+    state.event("spice-banker-gain", "skills.spice-banker.face-up", faction=banker, leader=leader_id, payer=payer, amount=1)
     return True
 
 
-@rule("skills.spice-banker.choam-share")
+@rule("skills.spice-banker.face-up-choam-share")
 def banker_counts_whole_payment(choice: str) -> bool:
     return choice == "whole-payment"
 
