@@ -179,6 +179,14 @@ class FactionSchema(Schema):
         validate=validate.Length(max=3),
         metadata={"description": "Tleilaxu only: Face Dancers revealed since the last redraw (public)"},
     )
+    banker_gains = fields.List(
+        fields.String(validate=validate.OneOf([p.value for p in Phase])),
+        validate=validate.Length(max=len(Phase)),
+        metadata={
+            "description": "Leader Skills: the phases of this turn in which its face-up Spice Banker gained 1"
+            " spice, each owed to it until the turn ends (public; default none)"
+        },
+    )
 
 
 class ForceStackSchema(Schema):

@@ -13,7 +13,8 @@ and `outcome.snapshot` must be exactly what `outcome.events` report, and the fig
   brings as many Cyborgs back from them; a `forces-revived` event takes forces from the Tanks to the
   reserves);
 - spice: per faction, the change is what it was paid, collected and cashed in less what it paid;
-  the board's spice changes by what was added less what was destroyed; `summary.battle.spice_awarded`,
+  the board's spice changes by what was added less what was destroyed or collected from a territory;
+  `summary.battle.spice_awarded`,
   `summary.revival.paid`, `summary.extortion.paid_by` and `summary.choam.spice` match their events;
 - leaders: the leaders that went to the Tanks are the ones killed (and a revealed Face Dancer);
   `summary.battle.leaders_killed` lists the `leader-killed` events; a revived leader left the Tanks;
@@ -218,6 +219,8 @@ def _check(before: dict[str, Any], outcome: dict[str, Any]) -> list[str]:
     d_board_spice = _board_spice(after) - _board_spice(before)
     added = sum(int(e["amount"]) for e in _events_of(events, "spice-added"))
     destroyed = sum(int(e["amount"]) for e in _events_of(events, "spice-destroyed"))
+    # spice a faction collects from a territory leaves the board
+    destroyed += sum(int(e["amount"]) for e in _events_of(events, "spice-collected") if "territory" in e)
     if d_board_spice != added - destroyed:
         problems.append(f"the board's spice changed by {d_board_spice}, the events say +{added} -{destroyed}")
     if "spice_awarded" in battle:

@@ -139,6 +139,7 @@ class FactionState:
     face_dancers: tuple[str, ...] = ()  # Tleilaxu: unrevealed Face Dancers (leader ids; secret)
     revealed_face_dancers: tuple[str, ...] = ()  # Tleilaxu: Face Dancers revealed since the last redraw
     called_traitors: tuple[str, ...] = ()  # its Traitor cards already called in a battle (public)
+    banker_gains: tuple[str, ...] = ()  # the phases of this turn its Spice Banker gained 1 (public)
 
     @classmethod
     def from_dict(cls, raw: Mapping[str, Any]) -> FactionState:
@@ -158,6 +159,7 @@ class FactionState:
             face_dancers=tuple(raw.get("face_dancers", ())),
             revealed_face_dancers=tuple(raw.get("revealed_face_dancers", ())),
             called_traitors=tuple(raw.get("called_traitors", ())),
+            banker_gains=tuple(raw.get("banker_gains", ())),
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -182,6 +184,8 @@ class FactionState:
             out["revealed_face_dancers"] = list(self.revealed_face_dancers)
         if self.called_traitors:
             out["called_traitors"] = list(self.called_traitors)
+        if self.banker_gains:
+            out["banker_gains"] = list(self.banker_gains)
         return out
 
 

@@ -7,9 +7,9 @@ another leader fights does nothing. A captured skilled leader gives its captor t
 alone. Modelled here: Mentat (+2), Bureaucrat (-1 to the opponent per stronghold it occupies),
 Sandmaster (+3 spice on the battle territory's pile) and Rihani Decipherer (a private look at two
 Traitor deck cards, and a Traitor exchange); the skills that add to a leader's strength are in
-`skill_bonuses`, and a face-up Mentat's question before the plans is a step of its own
-(`rules/battle/mentat_question.py`). Other skills that change a battle are answered `not-implemented`
-by the battle module.
+`skill_bonuses`; the Smuggler, the Suk Graduate and the face-up Spice Banker are in `skill_steps`;
+a face-up Mentat's question before the plans is a step of its own (`rules/battle/mentat_question.py`).
+Other skills that change a battle are answered `not-implemented` by the battle module.
 
 Rihani's steps keep their state in the battle's `resolution.rihani` record, so a saved snapshot
 continues without drawing again: the inspection happens once, when the battle resolves (or after the
@@ -40,12 +40,9 @@ MENTAT = "mentat"
 BUREAUCRAT = "bureaucrat"
 SANDMASTER = "sandmaster"
 RIHANI = "rihani-decipherer"
-MODELLED_BATTLE_SKILLS = frozenset({MENTAT, BUREAUCRAT, SANDMASTER, RIHANI})
+MODELLED_BATTLE_SKILLS = frozenset({MENTAT, BUREAUCRAT, SANDMASTER, RIHANI, "smuggler", "suk-graduate"})
 # face-up (normal) effects that change a battle and are not modelled yet
 UNMODELLED_NORMAL_IN_BATTLE = frozenset({"diplomat"})
-UNMODELLED_NORMAL_AFTER_WIN = frozenset({"suk-graduate"})
-# advanced only: support paid to the bank can trigger it
-UNMODELLED_NORMAL_ADVANCED = frozenset({"spice-banker"})
 SANDMASTER_SPICE = 3
 
 ARTILLERY_QUESTION = "mentat-artillery"

@@ -19,6 +19,7 @@ from adjudicator.core.snapshot import Snapshot
 from adjudicator.core.tracing import Trace, rule
 from adjudicator.core.vocabulary import ActionType, DukeStatus, Evidence, FactionId, LeaderStatus, Phase
 from adjudicator.rules.harkonnen import LOAN_EXPIRY_QUESTION
+from adjudicator.rules.skill_steps import banker_collects
 from adjudicator.rules.state import NextSnapshot, duke_in_custody
 
 
@@ -72,20 +73,21 @@ def end_turn(snapshot: Snapshot, action: Action, context: Context, trace: Trace)
         alternatives = [
             Alternative(
                 MappingProxyType({LOAN_EXPIRY_QUESTION: choice}),
-                _turn_end(snapshot, choice),
+                _turn_end(snapshot, choice, context),
                 Evidence.PROVISIONAL_ORDERING,
             )
             for choice in context.rulebook.implemented_choices(LOAN_EXPIRY_QUESTION)
         ]
         return unresolved(alternatives, trace, context)
-    outcome = _turn_end(snapshot, context.interpretations.get(LOAN_EXPIRY_QUESTION) if loaned else None)
+    outcome = _turn_end(snapshot, context.interpretations.get(LOAN_EXPIRY_QUESTION) if loaned else None, context)
     return resolved(outcome, None, (), trace, context)
 
 
-def _turn_end(snapshot: Snapshot, loan_choice: str | None) -> dict[str, Any]:
+def _turn_end(snapshot: Snapshot, loan_choice: str | None, context: Context) -> dict[str, Any]:
     """The end of the turn's outcome; `loan_choice` answers duke-loan-expiry when a loan lapses."""
     state = NextSnapshot(snapshot)
     state.clear_mentat_pause()
+    banker_collects(snapshot, state, context)
     returned = leaders_return(state)
     duke = snapshot.duke_vidal
     if (

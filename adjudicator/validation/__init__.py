@@ -66,6 +66,7 @@ def snapshot_problems(snapshot: Snapshot, root: str = "/snapshot") -> list[Probl
         if check is not None and in_phase:
             check()
     skills.skill_records()
+    skills.banker_gains()
     return problems
 
 

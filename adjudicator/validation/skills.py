@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 
 from adjudicator.core.records import RihaniRecord, SandmasterRecord
-from adjudicator.core.vocabulary import DecisionType
+from adjudicator.core.vocabulary import DecisionType, Phase
 from adjudicator.rules.skills import sandmaster_piles, unused_traitor_cards
 from adjudicator.validation.base import Checker
 
@@ -118,3 +118,20 @@ class SkillChecks(Checker):
                 self.add("traitor-deck-required", "the draw needs two cards in the Traitor deck", "traitor_deck")
             if deck is None and drawn:
                 self.add("traitor-deck-required", "the exchange returns cards to the Traitor deck", "traitor_deck")
+
+    def banker_gains(self) -> None:
+        """A faction's Spice Banker gains name distinct phases of this turn, none later than the current
+        one, and need Leader Skills in play."""
+        phases = list(Phase)
+        for fid, fs in self.s.factions.items():
+            gains = list(fs.banker_gains)
+            if not gains:
+                continue
+            path = ("factions", fid, "banker_gains")
+            if "leader-skills" not in self.s.ruleset.variants:
+                self.add("skills-not-in-ruleset", "a Spice Banker gain needs the 'leader-skills' variant", *path)
+            if len(set(gains)) != len(gains):
+                self.add("duplicate", "a Spice Banker gains at most once a phase", *path)
+            for i, phase in enumerate(gains):
+                if phase in phases and phases.index(Phase(phase)) > phases.index(self.s.phase):
+                    self.add("record-out-of-step", f"the {phase} phase of this turn has not come yet", *path, i)

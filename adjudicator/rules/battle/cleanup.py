@@ -14,7 +14,7 @@ from adjudicator.core.rulings import answers, ruled
 from adjudicator.core.snapshot import Decision, Snapshot
 from adjudicator.core.tracing import Trace, rule
 from adjudicator.core.vocabulary import ActionType, DecisionType
-from adjudicator.rules.battle.outcome import WINNER_SLOTS, casualty_options, winner_loses_dialed
+from adjudicator.rules.battle.outcome import WINNER_SLOTS, casualty_options, lose_dialed
 from adjudicator.rules.battle.plans import dialed_forces_of
 from adjudicator.rules.battle.sectors import battle_sectors
 from adjudicator.rules.ixians import suboid_swap_offered
@@ -32,7 +32,9 @@ def choose_casualties(snapshot: Snapshot, action: Action, context: Context, trac
     regular, elite = int(action.fields["regular"]), int(action.fields["elite"])
     territory = snapshot.battle.territory
     owner = dialed_forces_of(snapshot, snapshot.battle, action.player)  # Ecaz's ally's, when Ecaz dialed them
-    elite_lost = winner_loses_dialed(state, owner, territory, regular, elite, battle_sectors(snapshot))
+    elite_lost = lose_dialed(
+        snapshot, state, action.player, territory, regular, elite, battle_sectors(snapshot), context
+    )
     state.step_done()
     if suboid_swap_offered(state, owner, territory, elite_lost):
         state.update_resolution(cyborgs_lost=elite_lost)

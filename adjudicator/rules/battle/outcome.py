@@ -53,6 +53,7 @@ from adjudicator.rules.ixians import suboid_swap_offered
 from adjudicator.rules.moritani.retention import retention_before_capture, retention_step
 from adjudicator.rules.moritani.special import special_karama_step
 from adjudicator.rules.skill_bonuses import BANKER_CHOAM_QUESTION, banker_spend, banker_spice_shared, green_special
+from adjudicator.rules.skill_steps import banker_step, forces_saved, smuggler_step, suk_graduate_saves
 from adjudicator.rules.skills import (
     SANDMASTER,
     battle_effect_applies,
@@ -159,6 +160,30 @@ def cyborgs_lost_as_dialed() -> None:
     pass
 
 
+def lose_dialed(
+    snapshot: Snapshot,
+    state: NextSnapshot,
+    winner: str,
+    territory: str,
+    regular: int,
+    elite: int,
+    sectors: frozenset[int] | None,
+    context: Context,
+) -> int:
+    """The winner's dialed losses, less those a Suk Graduate saves; the elite forces sent to the Tanks.
+    When Ecaz dialed its ally's forces under Occupy, those are the forces lost, and a Suk Graduate,
+    which saves its own faction's forces, saves none of them."""
+    owner = dialed_forces_of(snapshot, snapshot.battle, winner) if snapshot.battle is not None else winner
+    if owner != winner:
+        return winner_loses_dialed(state, owner, territory, regular, elite, sectors)
+    rescue = suk_graduate_saves(snapshot, state, winner, regular, elite, context)
+    (stay_regular, stay_elite), (back_regular, back_elite), _ = rescue
+    tanked_regular, tanked_elite = regular - stay_regular - back_regular, elite - stay_elite - back_elite
+    elite_lost = winner_loses_dialed(state, winner, territory, tanked_regular, tanked_elite, sectors)
+    forces_saved(state, winner, territory, rescue, sectors)
+    return elite_lost
+
+
 @rule("battle.losses.winner-dialed")
 def winner_loses_dialed(
     state: NextSnapshot, winner: str, territory: str, regular: int, elite: int, sectors: frozenset[int] | None
@@ -234,6 +259,9 @@ def apply_resolution(
         for side in sides.values():
             if side.killed_by is not None:
                 kill(side, side.killed_by)
+    if skills_on(snapshot):  # when the plans are revealed, before the explosion destroys the spice
+        for faction in (battle.aggressor, battle.defender):
+            smuggler_step(snapshot, state, faction, battle.plans[faction], territory, context)
     if res.result is BattleResult.DECIDED:
         assert res.winner is not None
         paid_for = killed
@@ -307,6 +335,9 @@ def apply_resolution(
             SupportPayment(f, f, n, "spice-banker", "skills.spice-banker.paid") for f, n in banker.items() if n
         ]
     portions = choam_portions(snapshot, battle, res.result, payments, context)
+    if skills_on(snapshot) and payments:
+        to_bank = [(p.payer, p.amount - n, p.amount) for p, n in zip(payments, portions, strict=True)]
+        banker_step(snapshot, state, battle, to_bank, context)
     for faction in (battle.aggressor, battle.defender):
         pay_support(state, [(p, n) for p, n in zip(payments, portions, strict=True) if p.side == faction])
         if not banker_shared and banker.get(faction):
@@ -354,8 +385,11 @@ def apply_resolution(
         if res.result is BattleResult.DECIDED:
             options = casualty_options(snapshot, battle, res.winner)
             if len(options) == 1:
+                loss = options[0]
                 owner = dialed_forces_of(snapshot, battle, res.winner)
-                elite_lost = winner_loses_dialed(state, owner, territory, **options[0], sectors=covered)
+                elite_lost = lose_dialed(
+                    snapshot, state, res.winner, territory, loss["regular"], loss["elite"], covered, context
+                )
                 if suboid_swap_offered(state, owner, territory, elite_lost):
                     cyborgs_lost = elite_lost
                     needed.add(DecisionType.SUBOID_SWAP.value)

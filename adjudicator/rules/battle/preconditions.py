@@ -15,10 +15,10 @@ from adjudicator.core.vocabulary import DUKE, DukeStatus, LeaderStatus, Phase
 from adjudicator.rules.battle.card_effects import plays_plan_cards, unmodelled_plan_cards
 from adjudicator.rules.battle.sectors import battle_on_one_side, battle_sectors, combatant_sectors, sector_groups
 from adjudicator.rules.skill_bonuses import BONUS_SKILLS
+from adjudicator.rules.skill_steps import untriggered_out
 from adjudicator.rules.skills import (
+    BUREAUCRAT,
     MODELLED_BATTLE_SKILLS,
-    UNMODELLED_NORMAL_ADVANCED,
-    UNMODELLED_NORMAL_AFTER_WIN,
     UNMODELLED_NORMAL_IN_BATTLE,
     face_up_skills,
     selected_skill,
@@ -140,10 +140,12 @@ def unmodelled_compositions(
                     f"/snapshot/battle/plans/{faction}/leader",
                 )
             )
-    for faction in combatants if skills_on(snapshot) else ():
-        for skill, leader_id in face_up_skills(snapshot, faction, battle.plans[faction].leader).items():
-            advanced_only = skill in UNMODELLED_NORMAL_ADVANCED and rs.advanced
-            if skill in UNMODELLED_NORMAL_IN_BATTLE or skill in UNMODELLED_NORMAL_AFTER_WIN or advanced_only:
+    # a face-up Bureaucrat acts on other factions' payments: any faction's may
+    for faction in snapshot.factions if skills_on(snapshot) else ():
+        fighting = battle.plans[faction].leader if faction in combatants else None
+        for skill, leader_id in face_up_skills(snapshot, faction, fighting).items():
+            unmodelled = skill in UNMODELLED_NORMAL_IN_BATTLE or skill == BUREAUCRAT
+            if unmodelled and not untriggered_out(snapshot, battle, faction, skill):
                 missing.append(
                     (f"the face-up {skill} skill ({leader_id})", f"/snapshot/factions/{faction}/leaders/{leader_id}")
                 )

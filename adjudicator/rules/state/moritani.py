@@ -191,6 +191,52 @@ class MoritaniState(WorkingCopy):
             if pile["territory"] == territory and pile["sector"] == sector:
                 pile["amount"] += amount
 
+    def add_banker_gain(self, faction: str, phase: str) -> None:
+        """The faction's Spice Banker gains 1 in this phase, owed to it until the turn ends."""
+        entry = self.wire["factions"][faction]
+        entry["banker_gains"] = [*entry.get("banker_gains", ()), phase]
+
+    def collect_banker_gains(self, faction: str) -> int:
+        """The faction takes the spice its Spice Banker gained this turn; how much."""
+        gains = self.wire["factions"][faction].pop("banker_gains", [])
+        self.wire["factions"][faction]["spice"] += len(gains)
+        return len(gains)
+
+    def take_from_pile(self, territory: str, sector: int | None, amount: int) -> None:
+        """Spice a faction takes off the pile in a territory's sector (an emptied pile leaves the board)."""
+        piles = []
+        for pile in self.wire["board_spice"]:
+            if pile["territory"] == territory and pile["sector"] == sector:
+                pile = {**pile, "amount": pile["amount"] - amount}
+                if pile["amount"] <= 0:
+                    continue
+            piles.append(pile)
+        self.wire["board_spice"] = piles
+
+    def some_forces_to_reserves(
+        self, faction: str, territory: str, regular: int, elite: int, sectors: frozenset[int] | None = None
+    ) -> None:
+        """`regular` and `elite` forces of a faction in a territory (only in `sectors`, if given) go back
+        to its reserves, stack by stack in the board's order."""
+        want_regular, want_elite = regular, elite
+        kept = []
+        for stack in self.wire["forces"]:
+            if (
+                stack["faction"] == faction
+                and stack["territory"] == territory
+                and (sectors is None or stack["sector"] in sectors)
+            ):
+                take_r, take_e = min(stack["regular"], want_regular), min(stack["elite"], want_elite)
+                want_regular, want_elite = want_regular - take_r, want_elite - take_e
+                stack = {**stack, "regular": stack["regular"] - take_r, "elite": stack["elite"] - take_e}
+                if stack["regular"] == 0 and stack["elite"] == 0:
+                    continue
+            kept.append(stack)
+        self.wire["forces"] = kept
+        reserves = self.wire["factions"][faction]["reserves"]
+        reserves["regular"] += regular - want_regular
+        reserves["elite"] += elite - want_elite
+
     def gain_spice(self, faction: str, amount: int) -> None:
         """Spice a faction takes into its spendable spice (the caller records why)."""
         self.wire["factions"][faction]["spice"] += amount

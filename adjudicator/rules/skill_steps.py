@@ -1,0 +1,296 @@
+"""Leader Skills that act on a battle once its plans are locked: the Smuggler's collection of the battle
+territory's spice and the Suk Graduate's rescue of a winner's dialed losses.
+
+Both read the skill from the plan's leader (`selected_skill`: the battle effect, for the captor of a
+captured skilled leader too) or from a face-up card of the winner's own leaders (`face_up_skills`:
+the normal effect). A leader's survival is read from the working state after the battle's deaths, so
+the same test serves `resolve-battle` and a saved snapshot's `choose-casualties`.
+"""
+
+from __future__ import annotations
+
+from adjudicator.core.action import Context
+from adjudicator.core.catalog import card_kind, catalog
+from adjudicator.core.rulebook import RuleModule
+from adjudicator.core.snapshot import Battle, Plan, Snapshot, SpicePile
+from adjudicator.core.tracing import rule
+from adjudicator.core.vocabulary import CardCategory, FactionId, LeaderStatus
+from adjudicator.rules.skills import BUREAUCRAT, battle_effect_applies, face_up_skills, selected_skill
+from adjudicator.rules.state import NextSnapshot
+
+SMUGGLER = "smuggler"
+SUK_GRADUATE = "suk-graduate"
+SUK_SAVED_MOST = 3
+SMUGGLER_KILLED_QUESTION = "smuggler-leader-killed"
+SMUGGLER_PILES_QUESTION = "smuggler-several-piles"
+SUK_FORCES_QUESTION = "suk-graduate-saved-forces"
+
+
+def leader_killed(state: NextSnapshot, leader_id: str | None) -> bool:
+    """Whether the plan's leader is now in the Tanks (a captive's state is kept under its native faction)."""
+    leader = catalog().leaders.get(leader_id or "")
+    if leader is None:
+        return True
+    entry = state.faction_state(leader.faction).leaders.get(leader.id)
+    return entry is None or entry.status is LeaderStatus.TANKS
+
+
+# --- Smuggler -------------------------------------------------------------------------------------
+
+
+@rule("skills.smuggler")
+def smuggler_piles(board_spice: tuple[SpicePile, ...], territory: str, cover: frozenset[int] | None) -> list[SpicePile]:
+    return [
+        p
+        for p in board_spice
+        if p.territory == territory and p.amount > 0 and (cover is None or p.sector is None or p.sector in cover)
+    ]
+
+
+@rule("skills.smuggler.leader-killed")
+def smuggler_collects_when_killed(choice: str) -> bool:
+    return choice == "collects-when-revealed"
+
+
+@rule("skills.smuggler.several-piles")
+def smuggler_pile_order(piles: list[SpicePile], choice: str) -> list[SpicePile]:
+    assert choice == "largest-first"
+    return sorted(piles, key=lambda p: (-p.amount, -1 if p.sector is None else p.sector))
+
+
+def smuggler_step(
+    snapshot: Snapshot, state: NextSnapshot, faction: str, plan: Plan, territory: str, context: Context
+) -> int:
+    """Apply a Smuggler fought with; the spice its side collected."""
+    if selected_skill(snapshot, plan) != SMUGGLER or plan.leader is None:
+        return 0
+    killed = leader_killed(state, plan.leader)
+    if killed and not smuggler_collects_when_killed(context.choice(SMUGGLER_KILLED_QUESTION)):
+        battle_effect_applies(False)
+        return 0
+    strength = catalog().leaders[plan.leader].strength or 0
+    piles = smuggler_piles(state.board_spice, territory, state.battle_cover)
+    if not piles:
+        state.event("spice-not-collected", "skills.smuggler", faction=faction, territory=territory)
+        return 0
+    if len(piles) > 1 and sum(p.amount for p in piles) > strength:
+        piles = smuggler_pile_order(piles, context.choice(SMUGGLER_PILES_QUESTION))
+    left = strength
+    for pile in piles:
+        take = min(left, pile.amount)
+        if take:
+            state.take_from_pile(territory, pile.sector, take)
+            left -= take
+    taken = strength - left
+    state.gain_spice(faction, taken)
+    state.event("spice-collected", "skills.smuggler", faction=faction, territory=territory, amount=taken)
+    return taken
+
+
+# --- Suk Graduate ---------------------------------------------------------------------------------
+
+
+@rule("skills.suk-graduate")
+def suk_battle_rescue(lost: int) -> tuple[int, int]:
+    saved = min(SUK_SAVED_MOST, lost)
+    return saved, min(1, saved)
+
+
+@rule("skills.suk-graduate.face-up")
+def suk_normal_rescue(lost: int) -> tuple[int, int]:
+    return min(1, lost), 0
+
+
+@rule("skills.suk-graduate.saved-forces")
+def saved_elite_first(choice: str) -> bool:
+    assert choice == "elite-first"
+    return True
+
+
+Rescue = tuple[tuple[int, int], tuple[int, int], str]
+NO_RESCUE: Rescue = ((0, 0), (0, 0), "")
+
+
+def suk_graduate_saves(
+    snapshot: Snapshot, state: NextSnapshot, winner: str, regular: int, elite: int, context: Context
+) -> Rescue:
+    """Of a winner's dialed losses, the (regular, elite) a Suk Graduate keeps in the territory, the
+    (regular, elite) it sends to the reserves, and the rule that saves them."""
+    battle = snapshot.battle
+    lost = regular + elite
+    if battle is None or lost == 0:
+        return NO_RESCUE
+    plan = battle.plans[winner]
+    if selected_skill(snapshot, plan) == SUK_GRADUATE:
+        if not battle_effect_applies(not leader_killed(state, plan.leader)):
+            return NO_RESCUE
+        saved, staying = suk_battle_rescue(lost)
+        rule_id = "skills.suk-graduate"
+    elif SUK_GRADUATE in face_up_skills(snapshot, winner, plan.leader):
+        saved, staying = suk_normal_rescue(lost)
+        rule_id = "skills.suk-graduate.face-up"
+    else:
+        return NO_RESCUE
+    if regular and elite and saved < lost:
+        saved_elite_first(context.choice(SUK_FORCES_QUESTION))
+    saved_elite = min(elite, saved)
+    saved_regular = saved - saved_elite
+    stay_elite = min(saved_elite, staying)
+    stay_regular = staying - stay_elite
+    return (stay_regular, stay_elite), (saved_regular - stay_regular, saved_elite - stay_elite), rule_id
+
+
+def forces_saved(
+    state: NextSnapshot, winner: str, territory: str, rescue: Rescue, sectors: frozenset[int] | None
+) -> None:
+    """Record the rescue once the rest of the losses are in the Tanks: the saved forces that go back
+    leave the territory for the reserves, the one that stays never left."""
+    staying, to_reserves, rule_id = rescue
+    if not rule_id:
+        return
+    state.some_forces_to_reserves(winner, territory, *to_reserves, sectors=sectors)
+    if any(to_reserves):
+        state.event(
+            "forces-to-reserves",
+            rule_id,
+            faction=winner,
+            territory=territory,
+            regular=to_reserves[0],
+            elite=to_reserves[1],
+        )
+    state.event(
+        "forces-saved",
+        rule_id,
+        faction=winner,
+        territory=territory,
+        staying={"regular": staying[0], "elite": staying[1]},
+        to_reserves={"regular": to_reserves[0], "elite": to_reserves[1]},
+    )
+
+
+# --- face-up skills not modelled yet, asked only when their trigger can occur in this battle ----------
+
+DIPLOMAT = "diplomat"
+SPICE_BANKER = "spice-banker"
+BANKER_LEAST = 4  # a payment to the bank of this much or more
+BUREAUCRAT_LEAST = 5  # a payment to another faction of this much or more
+AUDITOR_LEADER = "auditor"
+
+
+def _worthless(card: str | None) -> bool:
+    found = catalog().cards.get(card_kind(card)) if card is not None else None
+    return found is not None and found.category is CardCategory.WORTHLESS
+
+
+def _payers(plan: Plan, faction: str, ally: str | None) -> list[tuple[str, int]]:
+    paid = [(faction, plan.own_spice)]
+    if ally is not None and plan.ally_spice:
+        paid.append((ally, plan.ally_spice))
+    return paid
+
+
+def untriggered_out(snapshot: Snapshot, battle: Battle, faction: str, skill: str) -> bool:
+    """Whether a face-up skill of `faction` that is not modelled yet cannot act in this battle (so it
+    need not stop the ruling): a Diplomat without a Worthless card to count as the opponent's defense,
+    a Bureaucrat with no payment of 5 or more that could reach a faction other than its own."""
+    combatants = (battle.aggressor, battle.defender)
+    if faction not in combatants and skill != BUREAUCRAT:
+        return True  # the other skills act only in their own faction's battle
+    if skill == DIPLOMAT:
+        plan = battle.plans[faction]
+        opponent = battle.plans[combatants[1] if faction == combatants[0] else combatants[0]]
+        no_defense = plan.defense is None or _worthless(plan.defense)
+        has_worthless = _worthless(plan.weapon) or _worthless(plan.defense)
+        return not (no_defense and has_worthless and opponent.defense is not None and not _worthless(opponent.defense))
+    if skill != BUREAUCRAT:
+        return False
+    if not snapshot.ruleset.advanced:
+        return True  # support is paid only in the advanced game
+    payments = [
+        (payer, amount)
+        for side in combatants
+        for payer, amount in _payers(battle.plans[side], side, snapshot.factions[side].ally)
+    ]
+    choam = FactionId.CHOAM.value
+    if faction == choam or choam not in snapshot.factions:
+        return True  # every payment of a battle to a faction goes to CHOAM (its share, the Auditor)
+    auditor = any(battle.plans[side].leader == AUDITOR_LEADER for side in combatants)
+    shared = sum(amount for payer, amount in payments if payer != choam)
+    return not auditor and shared < 2 * BUREAUCRAT_LEAST - 1
+
+
+# --- Spice Banker ----------------------------------------------------------------------------------
+
+BANKER_CHOAM_QUESTION = "spice-banker-trigger-choam-share"
+
+
+@rule("skills.spice-banker.face-up")
+def banker_gains_once(state: NextSnapshot, banker: str, leader_id: str, payer: str, amount: int, phase: str) -> bool:
+    if phase in state.faction_state(banker).banker_gains:
+        state.event("spice-banker-spent", "skills.spice-banker.face-up", faction=banker, leader=leader_id, phase=phase)
+        return False
+    state.add_banker_gain(banker, phase)
+    state.event(
+        "spice-banker-gain", "skills.spice-banker.face-up", faction=banker, leader=leader_id, payer=payer, amount=1
+    )
+    return True
+
+
+@rule("skills.spice-banker.face-up-choam-share")
+def banker_counts_whole_payment(choice: str) -> bool:
+    return choice == "whole-payment"
+
+
+def banker_step(
+    snapshot: Snapshot, state: NextSnapshot, battle: Battle, paid: list[tuple[str, int, int]], context: Context
+) -> None:
+    """A face-up Spice Banker's gain from the battle's payments: (payer, to the bank, whole payment) each."""
+    combatants = (battle.aggressor, battle.defender)
+    for banker in snapshot.factions:
+        fighting = battle.plans[banker].leader if banker in combatants else None
+        leader_id = face_up_skills(snapshot, banker, fighting).get(SPICE_BANKER)
+        if leader_id is None:
+            continue
+        for payer, to_bank, whole in paid:
+            if payer == banker or whole < BANKER_LEAST:
+                continue
+            if to_bank < BANKER_LEAST and not banker_counts_whole_payment(context.choice(BANKER_CHOAM_QUESTION)):
+                continue
+            banker_gains_once(state, banker, leader_id, payer, to_bank, snapshot.phase.value)
+            break
+
+
+BANKER_COLLECTION_QUESTION = "spice-banker-collection-order"
+
+
+def banker_collects(snapshot: Snapshot, state: NextSnapshot, context: Context) -> None:
+    """Each faction takes what its Spice Banker gained this turn, as the turn ends."""
+    for faction, held in snapshot.factions.items():
+        if not held.banker_gains:
+            continue
+        if snapshot.terror is not None:  # Moritani's Extortion may be paid in the same Mentat Pause
+            banker_collection_at_turn_end(context.choice(BANKER_COLLECTION_QUESTION))
+        banker_gains_collected(state, faction)
+
+
+@rule("skills.spice-banker.collected")
+def banker_gains_collected(state: NextSnapshot, faction: str) -> None:
+    amount = state.collect_banker_gains(faction)
+    state.event("spice-collected", "skills.spice-banker.collected", faction=faction, amount=amount)
+
+
+@rule("skills.spice-banker.collection-order")
+def banker_collection_at_turn_end(choice: str) -> bool:
+    assert choice == "turn-end"
+    return True
+
+
+DECLARED = RuleModule(
+    implements={
+        SMUGGLER_KILLED_QUESTION: ("survivor-only", "collects-when-revealed"),
+        SMUGGLER_PILES_QUESTION: ("largest-first",),
+        SUK_FORCES_QUESTION: ("elite-first",),
+        BANKER_CHOAM_QUESTION: ("bank-part", "whole-payment"),
+        BANKER_COLLECTION_QUESTION: ("turn-end",),
+    },
+)
