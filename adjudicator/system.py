@@ -33,6 +33,7 @@ from adjudicator.rules import (
 )
 from adjudicator.rules.battle import (
     atreides_karama,
+    cache_cards,
     choam_share,
     cleanup,
     commands,
@@ -63,6 +64,7 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     prescience,
     karama_window,
     late_karama,
+    cache_cards,
     preconditions,
     sectors,
     resolution,

@@ -361,7 +361,7 @@ class ResolutionSchema(Schema):
 
 VOICE_COMMANDS = ["play", "not-play"]
 PRESCIENCE_ELEMENTS = ["leader", "weapon", "defense", "dial"]
-BATTLE_STEPS = ["voice", "prescience", "battle-karama"]
+BATTLE_STEPS = ["pre-battle-cards", "voice", "prescience", "battle-karama"]
 
 
 class VoiceSchema(Schema):
@@ -482,7 +482,7 @@ class BattleSchema(Schema):
     resolution = fields.Nested(ResolutionSchema, allow_none=True)
     prelude = fields.List(
         Choice(BATTLE_STEPS),
-        validate=validate.Length(max=3),
+        validate=validate.Length(max=4),
         metadata={"description": "the steps still to come before the plans are made, in order"},
     )
     voice = fields.Nested(VoiceSchema, allow_none=True)

@@ -112,6 +112,7 @@ _PRIVATE_DECISION_KEYS = {
     # after-draw reading of auditor-payment-timing: the cards drawn from the payer's hand
     "audit-payment": ("drawn",),
     "battle-karama": ("eligible",),
+    "pre-battle-cards": ("eligible",),
     "gift-karama": ("eligible",),
     # the decision itself is public; its options show the asked side's hand and leaders
     "prescience-answer": (),

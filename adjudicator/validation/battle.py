@@ -28,6 +28,7 @@ from adjudicator.core.records import Resolution
 from adjudicator.core.snapshot import Battle
 from adjudicator.core.vocabulary import DecisionType, DukeStatus, FactionId, TerritoryType
 from adjudicator.rules.auditor import PAYMENT_SCOPES, draw_cards, expected_audit
+from adjudicator.rules.battle.cache_cards import snapshot_playable
 from adjudicator.rules.battle.commands import ELEMENT_FIELDS, PRESCIENCE, VOICE, facing, voice_subjects
 from adjudicator.rules.battle.order import aggressor_of, battles_to_fight
 from adjudicator.rules.battle.plan_decision import limits as plan_limits
@@ -55,6 +56,7 @@ BEFORE_PLANS = frozenset(
         DecisionType.PRESCIENCE_ANSWER.value,
         DecisionType.BATTLE_KARAMA.value,
         DecisionType.TRUTHTRANCE_ANSWER.value,
+        DecisionType.PRE_BATTLE_CARDS.value,
     }
 )
 
@@ -89,6 +91,7 @@ class BattleChecks(Checker):
             DecisionType.PRESCIENCE.value: self.prelude_decision,
             DecisionType.PRESCIENCE_ANSWER.value: self.prelude_decision,
             DecisionType.BATTLE_KARAMA.value: self.prelude_decision,
+            DecisionType.PRE_BATTLE_CARDS.value: self.prelude_decision,
             DecisionType.TRUTHTRANCE_ANSWER.value: self.truthtrance_decision,
             DecisionType.GIFT_KARAMA.value: self.gift_window_decision,
             DecisionType.AUDIT_PAYMENT.value: self.audit_decision,
@@ -315,6 +318,21 @@ class BattleChecks(Checker):
                 return
             if "opponent" in decision.fields and decision.fields["opponent"] != side:
                 self.add("decision-mismatch", f"'opponent' must be {side!r}", "pending", "opponent")
+        elif kind == DecisionType.PRE_BATTLE_CARDS.value:
+            # the window before the Voice asks a side of the battle, about the side it faces
+            sides = (battle.aggressor, battle.defender)
+            if decision.player not in sides:
+                self.add("wrong-decider", "this window asks a side of the battle", "pending", "player")
+                return
+            facing_side = battle.defender if decision.player == battle.aggressor else battle.aggressor
+            if decision.fields.get("opponent", facing_side) != facing_side:
+                self.add("decision-mismatch", f"'opponent' must be {facing_side!r}", "pending", "opponent")
+            held = list(snapshot_playable(self.s, decision.player))
+            if "eligible" in decision.fields and list(decision.fields["eligible"] or ()) != held:
+                self.add(
+                    "decision-mismatch", f"'eligible' must be {held!r}, the cards it may play", "pending", "eligible"
+                )
+            expected = decision.player
         elif kind == DecisionType.PRESCIENCE_ANSWER.value:
             if battle.prescience is None or battle.prescience.answer is not None:
                 self.add("decision-out-of-step", "no Prescience question awaits its answer", "pending", "type")

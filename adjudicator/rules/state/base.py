@@ -28,9 +28,11 @@ from adjudicator.core.vocabulary import (
 AWAKENING_LOSSES = 7
 
 # The steps before a battle's plans, in the order they are taken, each only when it applies: the
-# Voice before Prescience (base rulebook Q&A, as the rules register's battle.prelude.order states),
+# window on Residual Poison and Juice of Sapho first (rule richese.cards.window), then the Voice
+# before Prescience (base rulebook Q&A, as the rules register's battle.prelude.order states),
 # then one Karama window on the powers that act once the plans are made.
 PRELUDE_ORDER: tuple[str, ...] = (
+    DecisionType.PRE_BATTLE_CARDS.value,
     DecisionType.VOICE.value,
     DecisionType.PRESCIENCE.value,
     DecisionType.BATTLE_KARAMA.value,
