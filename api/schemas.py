@@ -479,6 +479,11 @@ class BattleSchema(Schema):
     )
     traitor_calls = fields.List(faction_field(), validate=validate.Length(max=2))
     poison_tooth_withheld = fields.List(faction_field(), validate=validate.Length(max=2))
+    portable_snooper = fields.List(
+        faction_field(),
+        validate=validate.Length(max=2),
+        metadata={"description": "the sides adding a Portable Snooper as their defense once the plans are revealed"},
+    )
     resolution = fields.Nested(ResolutionSchema, allow_none=True)
     prelude = fields.List(
         Choice(BATTLE_STEPS),

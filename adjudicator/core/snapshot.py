@@ -479,6 +479,7 @@ class Battle:
     karama: tuple[KaramaUse, ...] = ()  # faction powers cancelled in this battle
     plan_seen: PlanSeen | None = None  # the advanced Atreides' special Karama: whose plan it sees
     truthtrance: tuple[TruthtranceAnswer, ...] = ()  # Truthtrance answers held against a plan
+    portable_snooper: tuple[str, ...] = ()  # the sides adding a Portable Snooper once plans are revealed
 
     @classmethod
     def from_dict(cls, raw: Mapping[str, Any]) -> Battle:
@@ -498,6 +499,7 @@ class Battle:
             karama=tuple(KaramaUse.from_dict(k) for k in raw.get("karama") or ()),
             plan_seen=None if raw.get("plan_seen") is None else PlanSeen.from_dict(raw["plan_seen"]),
             truthtrance=tuple(TruthtranceAnswer.from_dict(t) for t in raw.get("truthtrance") or ()),
+            portable_snooper=tuple(raw.get("portable_snooper") or ()),
         )
 
     def cancelled(self, power: str, target: str) -> bool:
@@ -513,6 +515,7 @@ class Battle:
             "plans": {k: v.to_dict() for k, v in self.plans.items()},
             "traitor_calls": list(self.traitor_calls),
             "poison_tooth_withheld": list(self.poison_tooth_withheld),
+            **({"portable_snooper": list(self.portable_snooper)} if self.portable_snooper else {}),
             "revealed": self.revealed,
             **({"prelude": list(self.prelude)} if self.prelude else {}),
             **({} if self.voice is None else {"voice": self.voice.to_dict()}),

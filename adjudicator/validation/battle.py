@@ -186,6 +186,18 @@ class BattleChecks(Checker):
                     self.add("not-a-combatant", f"{fid} is not fighting this battle", "battle", key, i)
             if len(set(values)) != len(values):
                 self.add("duplicate", "a faction is listed twice", "battle", key)
+        for i, fid in enumerate(battle.portable_snooper):
+            if not battle.revealed:
+                self.add(
+                    "before-reveal",
+                    "a Portable Snooper is added once the plans are revealed",
+                    "battle",
+                    "portable_snooper",
+                )
+            if fid not in combatants:
+                self.add("not-a-combatant", f"{fid} is not fighting this battle", "battle", "portable_snooper", i)
+        if len(set(battle.portable_snooper)) != len(battle.portable_snooper):
+            self.add("duplicate", "a faction is listed twice", "battle", "portable_snooper")
         if battle.voice is not None or battle.prescience is not None:
             self.prelude_records(battle)
         for i, held in enumerate(battle.truthtrance):

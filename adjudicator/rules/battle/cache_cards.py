@@ -20,7 +20,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from adjudicator.core.action import Action, Context
-from adjudicator.core.catalog import card_kind, catalog
+from adjudicator.core.catalog import card_kind, catalog, copies_in_play
 from adjudicator.core.decisions import PreBattleCardsDecision, opened
 from adjudicator.core.results import Adjudication
 from adjudicator.core.rulebook import DecisionKind, RuleModule
@@ -97,8 +97,10 @@ def _asked(state: NextSnapshot, responders: tuple[str, ...]) -> dict[str, Any]:
 
 def window_step(state: NextSnapshot) -> dict[str, Any] | None:
     """The step builder: the window, where the ruleset has either card outside the discard pile."""
-    if not window_opens(state):
-        return None
+    ruleset = state.wire["ruleset"]
+    in_play = frozenset(ruleset["expansions"]), frozenset(ruleset.get("variants", ()))
+    if not any(copies_in_play(kind, *in_play) for kind in (RESIDUAL_POISON, SAPHO)) or not window_opens(state):
+        return None  # without the cards in the ruleset at all the window is never a question
     battle = state.wire["battle"]
     return _asked(state, window_order((battle["aggressor"], battle["defender"])))
 
