@@ -157,7 +157,7 @@ def answer_window(snapshot: Snapshot, action: Action, context: Context, trace: T
         return _ask_next(state, _asked(state, window_order(window.responders)), summary, trace, context)
     card = str(action.fields["card"])
     state.discard_from_hand(player, card)
-    state.event("card-played", "richese.cards.window", faction=player, card=card)
+    state.event("card-discarded", "richese.cards.window", faction=player, card=card)
     if action.type is ActionType.PLAY_RESIDUAL_POISON:
         opponent = window.opponent or (battle.defender if player == battle.aggressor else battle.aggressor)
         context.choice(POOL_QUESTION)
