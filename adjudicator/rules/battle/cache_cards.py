@@ -83,26 +83,26 @@ def snapshot_playable(snapshot: Snapshot, faction: str) -> tuple[str, ...]:
     return playable_cards(snapshot.factions[faction].hand, faction, battle, snapshot.factions[opponent].leaders)
 
 
-def _playable(state: NextSnapshot, faction: str) -> tuple[str, ...]:
-    return snapshot_playable(state.as_snapshot(), faction)
-
-
 def _asked(state: NextSnapshot, responders: tuple[str, ...]) -> dict[str, Any]:
-    battle = state.wire["battle"]
+    snapshot = state.as_snapshot()
+    battle = snapshot.battle
+    assert battle is not None
     player = responders[0]
-    opponent = battle["defender"] if player == battle["aggressor"] else battle["aggressor"]
-    record = PreBattleCardsDecision(opponent=opponent, responders=responders[1:], eligible=_playable(state, player))
-    return opened(player, record)
+    opponent = battle.defender if player == battle.aggressor else battle.aggressor
+    eligible = snapshot_playable(snapshot, player)
+    return opened(player, PreBattleCardsDecision(opponent=opponent, responders=responders[1:], eligible=eligible))
 
 
 def window_step(state: NextSnapshot) -> dict[str, Any] | None:
     """The step builder: the window, where the ruleset has either card outside the discard pile."""
-    ruleset = state.wire["ruleset"]
-    in_play = frozenset(ruleset["expansions"]), frozenset(ruleset.get("variants", ()))
-    if not any(copies_in_play(kind, *in_play) for kind in (RESIDUAL_POISON, SAPHO)) or not window_opens(state):
+    snapshot = state.as_snapshot()
+    rs = snapshot.ruleset
+    if not any(copies_in_play(kind, rs.expansions, rs.variants) for kind in (RESIDUAL_POISON, SAPHO)):
         return None  # without the cards in the ruleset at all the window is never a question
-    battle = state.wire["battle"]
-    return _asked(state, window_order((battle["aggressor"], battle["defender"])))
+    battle = snapshot.battle
+    if battle is None or not window_opens(state):
+        return None
+    return _asked(state, window_order((battle.aggressor, battle.defender)))
 
 
 def window_options(snapshot: Snapshot, decision: Decision) -> list[dict[str, Any]]:

@@ -12,6 +12,8 @@ defense like any other: it stops a poison weapon, and is discarded or kept with 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
+from types import MappingProxyType
 
 from adjudicator.core.catalog import card_kind
 from adjudicator.core.results import Violation
@@ -58,19 +60,23 @@ def _readings(battle: Battle) -> Mapping[str, str] | None:
 
 
 def with_portable_snooper(snapshot: Snapshot) -> Snapshot:
-    """The snapshot with each listed side's Portable Snooper moved from its hand into its plan's defense
-    (the list is then spent). Called once the checks above found nothing."""
+    """The request's snapshot with each listed side's Portable Snooper moved from its hand into its
+    plan's defense, and the list spent: the frozen values replaced, the request itself unchanged.
+    Called once the checks above found nothing."""
     battle = snapshot.battle
     if battle is None or not battle.portable_snooper:
         return snapshot
-    wire = snapshot.to_dict()
+    factions = dict(snapshot.factions)
+    plans = dict(battle.plans)
     for faction in battle.portable_snooper:
         card = _card_of(snapshot, faction)
         assert card is not None
-        wire["factions"][faction]["hand"].remove(card)
-        wire["battle"]["plans"][faction]["defense"] = card
-    del wire["battle"]["portable_snooper"]
-    return Snapshot.from_dict(wire)
+        hand = list(factions[faction].hand)
+        hand.remove(card)
+        factions[faction] = replace(factions[faction], hand=tuple(hand))
+        plans[faction] = replace(plans[faction], defense=card)
+    played = replace(battle, plans=MappingProxyType(plans), portable_snooper=())
+    return replace(snapshot, factions=MappingProxyType(factions), battle=played, memo={})
 
 
 DECLARED = RuleModule()
