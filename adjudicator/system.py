@@ -35,6 +35,7 @@ from adjudicator.rules import (
 )
 from adjudicator.rules.battle import (
     atreides_karama,
+    cache_cards,
     card_effects,
     choam_share,
     cleanup,
@@ -48,6 +49,7 @@ from adjudicator.rules.battle import (
     plan_cards,
     plan_decision,
     plans,
+    portable_snooper,
     preconditions,
     prescience,
     resolution,
@@ -71,6 +73,8 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     mentat_question,
     karama_window,
     late_karama,
+    cache_cards,
+    portable_snooper,
     preconditions,
     sectors,
     resolution,

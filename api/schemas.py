@@ -372,7 +372,7 @@ class ResolutionSchema(Schema):
 
 VOICE_COMMANDS = ["play", "not-play"]
 PRESCIENCE_ELEMENTS = ["leader", "weapon", "defense", "dial"]
-BATTLE_STEPS = ["mentat-question", "voice", "prescience", "battle-karama"]
+BATTLE_STEPS = ["mentat-question", "pre-battle-cards", "voice", "prescience", "battle-karama"]
 
 
 class VoiceSchema(Schema):
@@ -514,10 +514,15 @@ class BattleSchema(Schema):
             "kill both leaders, or both leaders count 0 (absent: no Stone Burner in the plans)"
         },
     )
+    portable_snooper = fields.List(
+        faction_field(),
+        validate=validate.Length(max=2),
+        metadata={"description": "the sides adding a Portable Snooper as their defense once the plans are revealed"},
+    )
     resolution = fields.Nested(ResolutionSchema, allow_none=True)
     prelude = fields.List(
         Choice(BATTLE_STEPS),
-        validate=validate.Length(max=4),
+        validate=validate.Length(max=len(BATTLE_STEPS)),
         metadata={"description": "the steps still to come before the plans are made, in order"},
     )
     voice = fields.Nested(VoiceSchema, allow_none=True)

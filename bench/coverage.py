@@ -509,6 +509,23 @@ def traitor_calls(wire: dict[str, Any], rng: random.Random) -> None:
     ]
     if any(plan.get("weapon") and card_kind(plan["weapon"]) == "stone-burner" for plan in battle["plans"].values()):
         battle["stone_burner"] = rng.choice(["kill-leaders", "zero-leaders"])
+    added = [f for f, plan in sorted(battle["plans"].items()) if portable_snooper_addable(wire, f, plan)]
+    added = [f for f in added if rng.random() < 0.5]
+    if added:
+        battle["portable_snooper"] = added
+
+
+def portable_snooper_addable(wire: dict[str, Any], faction: str, plan: dict[str, Any]) -> bool:
+    """Whether a side may add a Portable Snooper once the plans are revealed: it holds one, played no
+    defense but a leader or Cheap Hero, and no standing Voice forbids a poison defense or the card."""
+    if plan.get("defense") or not (plan.get("leader") or plan.get("cheap_hero")):
+        return False
+    if not any(card_kind(c) == "portable-snooper" for c in wire["factions"][faction]["hand"]):
+        return False
+    voice = wire["battle"].get("voice")
+    cancelled = any(use.get("power") == "voice" for use in wire["battle"].get("karama") or ())
+    forbids = voice is not None and voice["target"] == faction and voice["command"] == "not-play"
+    return not (forbids and not cancelled and voice["subject"] in ("poison-defense", "portable-snooper"))
 
 
 def card_places(wire: dict[str, Any]) -> Counter[str]:

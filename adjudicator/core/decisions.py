@@ -372,6 +372,20 @@ class BattleKaramaDecision(DecisionRecord):
 
 
 @dataclass(frozen=True, slots=True)
+class PreBattleCardsDecision(DecisionRecord):
+    """The window before a battle's Voice for Residual Poison and Juice of Sapho: the side asked faces
+    `opponent`; `responders` are the sides still to ask, `eligible` the asked side's cards it may play
+    now (hidden from other viewers)."""
+
+    opponent: str | None = None
+    responders: tuple[str, ...] = ()
+    eligible: tuple[str, ...] = ()
+
+    TYPE: ClassVar[DecisionType] = DecisionType.PRE_BATTLE_CARDS
+    READ: ClassVar[Mapping[str, Any]] = {"responders": _strings, "eligible": _strings}
+
+
+@dataclass(frozen=True, slots=True)
 class GiftKaramaDecision(DecisionRecord):
     """A Karama window on the Emperor's gift of `amount` spice to `to`: the asked faction's Karama
     cards, the factions still to ask, and the decision the gift interrupted (`resumes`, its wire
@@ -408,6 +422,7 @@ DECISION_RECORDS: Mapping[str, type[DecisionRecord]] = {
         AuditPayment,
         TerrorPlacement,
         SuboidSwapDecision,
+        PreBattleCardsDecision,
         BattleChoiceDecision,
         VoiceDecision,
         PrescienceDecision,

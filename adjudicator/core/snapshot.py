@@ -518,6 +518,7 @@ class Battle:
     plan_seen: PlanSeen | None = None  # the advanced Atreides' special Karama: whose plan it sees
     truthtrance: tuple[TruthtranceAnswer, ...] = ()  # Truthtrance answers held against a plan
     stone_burner: str | None = None  # the Stone Burner player's choice after the reveal
+    portable_snooper: tuple[str, ...] = ()  # the sides adding a Portable Snooper once plans are revealed
 
     @classmethod
     def from_dict(cls, raw: Mapping[str, Any]) -> Battle:
@@ -539,6 +540,7 @@ class Battle:
             plan_seen=None if raw.get("plan_seen") is None else PlanSeen.from_dict(raw["plan_seen"]),
             truthtrance=tuple(TruthtranceAnswer.from_dict(t) for t in raw.get("truthtrance") or ()),
             stone_burner=raw.get("stone_burner"),
+            portable_snooper=tuple(raw.get("portable_snooper") or ()),
         )
 
     def cancelled(self, power: str, target: str) -> bool:
@@ -554,6 +556,7 @@ class Battle:
             "plans": {k: v.to_dict() for k, v in self.plans.items()},
             "traitor_calls": list(self.traitor_calls),
             "poison_tooth_withheld": list(self.poison_tooth_withheld),
+            **({"portable_snooper": list(self.portable_snooper)} if self.portable_snooper else {}),
             "revealed": self.revealed,
             **({"prelude": list(self.prelude)} if self.prelude else {}),
             **({} if self.voice is None else {"voice": self.voice.to_dict()}),

@@ -168,6 +168,9 @@ class ActionType(StrEnum):
     GIVE_SPICE = "give-spice"
     PREVENT_AUDIT = "prevent-audit"
     ACCEPT_AUDIT = "accept-audit"
+    PLAY_RESIDUAL_POISON = "play-residual-poison"
+    PLAY_JUICE_OF_SAPHO = "play-juice-of-sapho"
+    PASS_PRE_BATTLE_CARDS = "pass-pre-battle-cards"
 
 
 class DecisionType(StrEnum):
@@ -200,6 +203,7 @@ class DecisionType(StrEnum):
     TRUTHTRANCE_ANSWER = "truthtrance-answer"
     GIFT_KARAMA = "gift-karama"
     AUDIT_PAYMENT = "audit-payment"
+    PRE_BATTLE_CARDS = "pre-battle-cards"
 
 
 # The phases in which each decision type can be open, from where the rules open it: the choice of the
@@ -237,6 +241,7 @@ DECISION_PHASES: Mapping[DecisionType, frozenset[Phase]] = MappingProxyType(
         DecisionType.TRUTHTRANCE_ANSWER: _BATTLE,
         DecisionType.GIFT_KARAMA: _BATTLE,
         DecisionType.AUDIT_PAYMENT: _BATTLE,
+        DecisionType.PRE_BATTLE_CARDS: _BATTLE,
         DecisionType.DUKE_VIDAL_ACQUISITION: frozenset({Phase.SHIPMENT_MOVEMENT}),
         DecisionType.DUKE_VIDAL_KARAMA: frozenset({Phase.SHIPMENT_MOVEMENT}),
         DecisionType.EXTORTION_PAYMENT: frozenset({Phase.MENTAT_PAUSE}),

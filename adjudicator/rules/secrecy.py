@@ -112,6 +112,7 @@ _PRIVATE_DECISION_KEYS = {
     # after-draw reading of auditor-payment-timing: the cards drawn from the payer's hand
     "audit-payment": ("drawn",),
     "battle-karama": ("eligible",),
+    "pre-battle-cards": ("eligible",),
     "gift-karama": ("eligible",),
     # the decision itself is public; its options show the asked side's hand and leaders
     "prescience-answer": (),
@@ -182,7 +183,8 @@ def private_answer_violations(
 
 def open_acts(snapshot: Snapshot, battle: Battle, viewer: str | None) -> list[str]:
     """The factions other than the viewer whose revealed support spice (a side's, or its ally's share of
-    it), Spice Banker spice or Traitor call the battle's checks compare with what they hold."""
+    it), Spice Banker spice, Traitor call or Portable Snooper added after the reveal the battle's checks
+    compare with what they hold."""
     if viewer is None:
         return []
     paying = [
@@ -194,7 +196,9 @@ def open_acts(snapshot: Snapshot, battle: Battle, viewer: str | None) -> list[st
         ally = snapshot.factions[side].ally if side in snapshot.factions else None
         if plan.ally_spice and ally is not None and ally != viewer and ally not in paying:
             paying.append(ally)  # an ally paying its share of the support pays in the open too
-    return [*paying, *(f for f in battle.traitor_calls if f != viewer and f not in paying)]
+    calls = [f for f in battle.traitor_calls if f != viewer and f not in paying]
+    shown = [f for f in battle.portable_snooper if f != viewer and f not in paying and f not in calls]
+    return [*paying, *calls, *shown]
 
 
 def hand_read_by(faction: str, viewer: str | None) -> bool:

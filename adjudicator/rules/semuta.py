@@ -104,8 +104,14 @@ def semuta_options(snapshot: Snapshot, decision: Decision) -> list[dict[str, Any
     return options
 
 
+@rule("richese.semuta.no-karama")
+def take_stands() -> None:
+    pass
+
+
 @rule("richese.semuta.take")
 def take_with_semuta(state: NextSnapshot, faction: str, card: str) -> None:
+    take_stands()  # no Karama window follows the take
     semuta = _semuta_cards(state.hand(faction))[0]
     state.discard_from_hand(faction, semuta)
     state.take_from_discard(faction, card)

@@ -29,6 +29,7 @@ from adjudicator.core.records import Resolution
 from adjudicator.core.snapshot import Battle
 from adjudicator.core.vocabulary import DecisionType, DukeStatus, FactionId, TerritoryType
 from adjudicator.rules.auditor import PAYMENT_SCOPES, draw_cards, expected_audit
+from adjudicator.rules.battle.cache_cards import snapshot_playable
 from adjudicator.rules.battle.commands import ELEMENT_FIELDS, PRESCIENCE, VOICE, facing, voice_subjects
 from adjudicator.rules.battle.mentat_question import askers as mentat_askers
 from adjudicator.rules.battle.order import aggressor_of, battles_to_fight
@@ -59,6 +60,7 @@ BEFORE_PLANS = frozenset(
         DecisionType.MENTAT_ANSWER.value,
         DecisionType.BATTLE_KARAMA.value,
         DecisionType.TRUTHTRANCE_ANSWER.value,
+        DecisionType.PRE_BATTLE_CARDS.value,
     }
 )
 
@@ -95,6 +97,7 @@ class BattleChecks(Checker):
             DecisionType.BATTLE_KARAMA.value: self.prelude_decision,
             DecisionType.MENTAT_QUESTION.value: self.mentat_decision,
             DecisionType.MENTAT_ANSWER.value: self.mentat_decision,
+            DecisionType.PRE_BATTLE_CARDS.value: self.prelude_decision,
             DecisionType.TRUTHTRANCE_ANSWER.value: self.truthtrance_decision,
             DecisionType.GIFT_KARAMA.value: self.gift_window_decision,
             DecisionType.AUDIT_PAYMENT.value: self.audit_decision,
@@ -191,6 +194,18 @@ class BattleChecks(Checker):
                 self.add("duplicate", "a faction is listed twice", "battle", key)
         if battle.stone_burner is not None and not battle.revealed:
             self.add("before-reveal", "the Stone Burner's choice follows the plans' reveal", "battle", "stone_burner")
+        for i, fid in enumerate(battle.portable_snooper):
+            if not battle.revealed:
+                self.add(
+                    "before-reveal",
+                    "a Portable Snooper is added once the plans are revealed",
+                    "battle",
+                    "portable_snooper",
+                )
+            if fid not in combatants:
+                self.add("not-a-combatant", f"{fid} is not fighting this battle", "battle", "portable_snooper", i)
+        if len(set(battle.portable_snooper)) != len(battle.portable_snooper):
+            self.add("duplicate", "a faction is listed twice", "battle", "portable_snooper")
         if battle.voice is not None or battle.prescience is not None:
             self.prelude_records(battle)
         if battle.mentat:
@@ -397,6 +412,21 @@ class BattleChecks(Checker):
                 return
             if "opponent" in decision.fields and decision.fields["opponent"] != side:
                 self.add("decision-mismatch", f"'opponent' must be {side!r}", "pending", "opponent")
+        elif kind == DecisionType.PRE_BATTLE_CARDS.value:
+            # the window before the Voice asks a side of the battle, about the side it faces
+            sides = (battle.aggressor, battle.defender)
+            if decision.player not in sides:
+                self.add("wrong-decider", "this window asks a side of the battle", "pending", "player")
+                return
+            facing_side = battle.defender if decision.player == battle.aggressor else battle.aggressor
+            if decision.fields.get("opponent", facing_side) != facing_side:
+                self.add("decision-mismatch", f"'opponent' must be {facing_side!r}", "pending", "opponent")
+            held = list(snapshot_playable(self.s, decision.player))
+            if "eligible" in decision.fields and list(decision.fields["eligible"] or ()) != held:
+                self.add(
+                    "decision-mismatch", f"'eligible' must be {held!r}, the cards it may play", "pending", "eligible"
+                )
+            expected = decision.player
         elif kind == DecisionType.PRESCIENCE_ANSWER.value:
             if battle.prescience is None or battle.prescience.answer is not None:
                 self.add("decision-out-of-step", "no Prescience question awaits its answer", "pending", "type")

@@ -14,6 +14,7 @@ from adjudicator.core.tracing import Trace
 from adjudicator.core.vocabulary import ActionType, DecisionType, Evidence
 from adjudicator.rules.battle.outcome import apply_resolution
 from adjudicator.rules.battle.plans import ALLY_SUPPORT_QUESTION, ally_support_violations, plan_violations
+from adjudicator.rules.battle.portable_snooper import portable_snooper_violations, with_portable_snooper
 from adjudicator.rules.battle.preconditions import battle_preconditions, broken_loan_violations, unmodelled_compositions
 from adjudicator.rules.battle.resolution import Resolution, resolve
 from adjudicator.rules.secrecy import open_acts, public_acts
@@ -83,6 +84,8 @@ def _rulable(snapshot: Snapshot, action: Action, context: Context) -> list[Viola
             choice = context.choice(ALLY_SUPPORT_QUESTION)
             violations += ally_support_violations(snapshot, faction, battle.plans[faction], choice)
     violations += broken_loan_violations(snapshot, battle, context)
+    if battle.portable_snooper:
+        violations += portable_snooper_violations(snapshot, battle)
     if (
         snapshot.traitor_deck is None
         and skills_on(snapshot)
@@ -102,6 +105,7 @@ def _rulable(snapshot: Snapshot, action: Action, context: Context) -> list[Viola
 @ruled(_a_locked_battle, _rulable)
 def resolve_battle(snapshot: Snapshot, action: Action, context: Context, trace: Trace) -> Adjudication:
     """`resolve-battle`: resolve the locked plans, apply the outcome, and open the cleanup decisions."""
+    snapshot = with_portable_snooper(snapshot)
     battle = snapshot.battle
     assert battle is not None
     resolution = resolve(snapshot, battle, context)

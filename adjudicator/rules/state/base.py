@@ -29,11 +29,13 @@ AWAKENING_LOSSES = 7
 
 # The steps before a battle's plans, in the order they are taken, each only when it applies: a face-up
 # Mentat's question first (Leader Skills before faction powers, as the rules register's
-# skills.mentat.question.first states), the Voice before Prescience (base rulebook Q&A, as the rules
+# skills.mentat.question.first states), then the window on Residual Poison and Juice of Sapho (rule
+# richese.cards.window: before the Voice), the Voice before Prescience (base rulebook Q&A, as the rules
 # register's battle.prelude.order states), then one Karama window on the powers that act once the plans
 # are made.
 PRELUDE_ORDER: tuple[str, ...] = (
     DecisionType.MENTAT_QUESTION.value,
+    DecisionType.PRE_BATTLE_CARDS.value,
     DecisionType.VOICE.value,
     DecisionType.PRESCIENCE.value,
     DecisionType.BATTLE_KARAMA.value,

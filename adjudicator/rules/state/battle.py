@@ -149,6 +149,12 @@ class BattleCardsState(WorkingCopy):
     def reveal_plans(self) -> None:
         self.wire["battle"]["revealed"] = True
 
+    def become_aggressor(self, faction: str) -> None:
+        """The battle's defender, `faction`, becomes its aggressor, and the aggressor its defender."""
+        battle = self.wire["battle"]
+        assert battle["defender"] == faction, "only the defender can become the aggressor"
+        battle["aggressor"], battle["defender"] = faction, battle["aggressor"]
+
     def withdraw_plan(self, faction: str) -> None:
         """A locked, unrevealed plan is taken back to be made again, its cards returning to the hand."""
         plan = Plan.from_dict(self.wire["battle"]["plans"].pop(faction))

@@ -1,0 +1,193 @@
+"""Residual Poison and Juice of Sapho, Richese cache cards played before a battle's Voice.
+
+A chosen battle opens one window on them, first of its prelude, while some copy of either card is
+outside the discard pile (the one place of a copy every player can tell, as for Semuta Drug). It asks
+both sides, the aggressor first, holder or not, so that it opens and whom it asks show nobody's hand;
+a side without a playable card can only pass, and its `eligible` cards are its own. A side that
+plays a card is asked again (it may hold the other one); the window closes after each side's pass.
+
+Residual Poison sends one of the opposing side's leaders that could fight here, drawn at random
+(seeded by the snapshot, as the Harkonnen capture draw is), to the Tanks, with no spice paid for it.
+Juice of Sapho is offered to the defender only, which becomes the aggressor (the aggressor has
+nothing to gain by it): from then on the battle's ties are its. Neither card is a faction advantage,
+so no Karama window follows either.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from adjudicator.core.action import Action, Context
+from adjudicator.core.catalog import card_kind, catalog, copies_in_play
+from adjudicator.core.decisions import PreBattleCardsDecision, opened
+from adjudicator.core.results import Adjudication
+from adjudicator.core.rulebook import DecisionKind, RuleModule
+from adjudicator.core.rulings import answers, resolved, ruled
+from adjudicator.core.snapshot import Battle, Decision, LeaderState, Snapshot
+from adjudicator.core.tracing import Trace, rule
+from adjudicator.core.vocabulary import ActionType, DecisionType, LeaderStatus
+from adjudicator.rules.state import NextSnapshot, finish
+
+WINDOW = DecisionType.PRE_BATTLE_CARDS.value
+RESIDUAL_POISON = "residual-poison"
+SAPHO = "juice-of-sapho"
+TIMING_QUESTION = "cache-cards-battle-timing"
+POOL_QUESTION = "residual-poison-pool"
+
+
+@rule("richese.cards.window")
+def window_opens(state: NextSnapshot) -> bool:
+    return any(state.copies_outside_discard(kind) > 0 for kind in (RESIDUAL_POISON, SAPHO))
+
+
+@rule("richese.cards.window-order")
+def window_order(sides: tuple[str, ...]) -> tuple[str, ...]:
+    return sides
+
+
+def poison_pool(leaders: Mapping[str, LeaderState], faction: str, territory: str) -> list[str]:
+    """The faction's own leaders that could fight in this territory: alive, and not committed to
+    another one."""
+    pool = []
+    for leader in catalog().leaders_of(faction):
+        entry = leaders.get(leader.id)
+        if (
+            entry is None
+            or entry.status is LeaderStatus.AVAILABLE
+            or (entry.status is LeaderStatus.USED and entry.territory == territory)
+        ):
+            pool.append(leader.id)
+    return pool
+
+
+def playable_cards(
+    hand: Iterable[str], faction: str, battle: Battle, opposing_leaders: Mapping[str, LeaderState]
+) -> tuple[str, ...]:
+    """The cards of a side's hand it may play in the window: a Residual Poison while the opposing side
+    has a leader to take, a Juice of Sapho while it is the defender."""
+    opponent = battle.defender if faction == battle.aggressor else battle.aggressor
+    pool = poison_pool(opposing_leaders, opponent, battle.territory)
+    return tuple(
+        card
+        for card in hand
+        if (card_kind(card) == RESIDUAL_POISON and pool) or (card_kind(card) == SAPHO and faction == battle.defender)
+    )
+
+
+def snapshot_playable(snapshot: Snapshot, faction: str) -> tuple[str, ...]:
+    battle = snapshot.battle
+    assert battle is not None
+    opponent = battle.defender if faction == battle.aggressor else battle.aggressor
+    return playable_cards(snapshot.factions[faction].hand, faction, battle, snapshot.factions[opponent].leaders)
+
+
+def _asked(state: NextSnapshot, responders: tuple[str, ...]) -> dict[str, Any]:
+    snapshot = state.as_snapshot()
+    battle = snapshot.battle
+    assert battle is not None
+    player = responders[0]
+    opponent = battle.defender if player == battle.aggressor else battle.aggressor
+    eligible = snapshot_playable(snapshot, player)
+    return opened(player, PreBattleCardsDecision(opponent=opponent, responders=responders[1:], eligible=eligible))
+
+
+def window_step(state: NextSnapshot) -> dict[str, Any] | None:
+    """The step builder: the window, where the ruleset has either card outside the discard pile."""
+    snapshot = state.as_snapshot()
+    rs = snapshot.ruleset
+    if not any(copies_in_play(kind, rs.expansions, rs.variants) for kind in (RESIDUAL_POISON, SAPHO)):
+        return None  # without the cards in the ruleset at all the window is never a question
+    battle = snapshot.battle
+    if battle is None or not window_opens(state):
+        return None
+    return _asked(state, window_order((battle.aggressor, battle.defender)))
+
+
+def window_options(snapshot: Snapshot, decision: Decision) -> list[dict[str, Any]]:
+    player = decision.player
+    options: list[dict[str, Any]] = []
+    held = snapshot_playable(snapshot, player) if player is not None and snapshot.battle is not None else ()
+    for card in held:
+        kind = card_kind(card)
+        if kind == RESIDUAL_POISON:
+            options.append({"type": ActionType.PLAY_RESIDUAL_POISON.value, "player": player, "card": card})
+        elif kind == SAPHO:
+            options.append({"type": ActionType.PLAY_JUICE_OF_SAPHO.value, "player": player, "card": card})
+    options.append({"type": ActionType.PASS_PRE_BATTLE_CARDS.value, "player": player})
+    return options
+
+
+@rule("richese.residual-poison.draw")
+def draw_victim(pool: list[str], seed: int, turn: int, territory: str) -> str:
+    return pool[random.Random(f"{seed}:{turn}:{territory}:residual-poison").randrange(len(pool))]
+
+
+@rule("richese.residual-poison.no-spice")
+def poisoned(state: NextSnapshot, leader: str) -> None:
+    state.leader_to_tanks(leader, "richese.residual-poison.no-spice")
+
+
+@rule("richese.sapho.aggressor")
+def become_aggressor(state: NextSnapshot, faction: str) -> None:
+    state.become_aggressor(faction)
+    state.event("aggressor-changed", "richese.sapho.aggressor", faction=faction)
+
+
+@rule("richese.cards.no-karama")
+def no_karama_window() -> None:
+    pass
+
+
+@ruled(answers(WINDOW))
+def answer_window(snapshot: Snapshot, action: Action, context: Context, trace: Trace) -> Adjudication:
+    pending = snapshot.pending
+    battle = snapshot.battle
+    assert pending is not None and battle is not None and action.player is not None
+    window = pending.as_(PreBattleCardsDecision)
+    state = NextSnapshot(snapshot)
+    player = action.player
+    summary: dict[str, Any]
+    if action.type is ActionType.PASS_PRE_BATTLE_CARDS:
+        summary = {"pre_battle_cards": {"passed": player}}
+        if not window.responders:
+            state.prelude_done(WINDOW)
+            return finish(snapshot, state, summary, trace, context)
+        return _ask_next(state, _asked(state, window_order(window.responders)), summary, trace, context)
+    card = str(action.fields["card"])
+    state.discard_from_hand(player, card)
+    state.event("card-discarded", "richese.cards.window", faction=player, card=card)
+    if action.type is ActionType.PLAY_RESIDUAL_POISON:
+        opponent = window.opponent or (battle.defender if player == battle.aggressor else battle.aggressor)
+        context.choice(POOL_QUESTION)
+        pool = poison_pool(state.leader_states(opponent), opponent, battle.territory)
+        leader = draw_victim(pool, snapshot.seed, snapshot.turn, battle.territory)
+        poisoned(state, leader)
+        summary = {"pre_battle_cards": {"residual_poison": {"by": player, "leader": leader, "owner": opponent}}}
+    else:
+        become_aggressor(state, player)
+        summary = {"pre_battle_cards": {"juice_of_sapho": {"aggressor": player}}}
+    no_karama_window()
+    return _ask_next(state, _asked(state, window_order((player, *window.responders))), summary, trace, context)
+
+
+def _ask_next(
+    state: NextSnapshot, decision: dict[str, Any], summary: dict[str, Any], trace: Trace, context: Context
+) -> Adjudication:
+    """The window goes on with its next question (not through `finish`, which would open it afresh)."""
+    state.set_pending(decision)
+    following = state.as_snapshot()
+    return resolved(state.outcome(summary), decision, context.rulebook.options(following), trace, context)
+
+
+DECLARED = RuleModule(
+    handlers={
+        ActionType.PLAY_RESIDUAL_POISON: answer_window,
+        ActionType.PLAY_JUICE_OF_SAPHO: answer_window,
+        ActionType.PASS_PRE_BATTLE_CARDS: answer_window,
+    },
+    decisions={WINDOW: DecisionKind(window_options)},
+    steps={WINDOW: window_step},
+    implements={TIMING_QUESTION: ("before-voice",), POOL_QUESTION: ("own-leaders",)},
+)
