@@ -239,6 +239,23 @@ class AmbassadorToken:
 
 
 @dataclass(frozen=True, slots=True)
+class NoFieldToken:
+    """Richese's face-down No-Field token on the board: where it lies and the forces it stands for
+    (`forces`, hidden from every other viewer until it is revealed)."""
+
+    territory: str
+    sector: int | None
+    forces: int
+
+    @classmethod
+    def from_dict(cls, raw: Mapping[str, Any]) -> NoFieldToken:
+        return cls(raw["territory"], raw.get("sector"), int(raw["forces"]))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"territory": self.territory, "sector": self.sector, "forces": self.forces}
+
+
+@dataclass(frozen=True, slots=True)
 class SpicePile:
     territory: str
     sector: int | None
@@ -632,6 +649,7 @@ class Snapshot:
     terror: Terror | None = None  # Moritani's Terror tokens
     extortion: ExtortionRecord | None = None  # a revealed Extortion awaiting the Mentat Pause
     mentat: MentatPause | None = None  # the Mentat Pause under way: its remaining steps
+    no_field: NoFieldToken | None = None  # Richese's face-down No-Field token on the board
     # per-snapshot memo of derived values (the snapshot never changes); not part of its value
     memo: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
 
@@ -658,6 +676,7 @@ class Snapshot:
             terror=None if raw.get("terror") is None else Terror.from_dict(raw["terror"]),
             extortion=None if raw.get("extortion") is None else ExtortionRecord.from_wire(raw["extortion"]),
             mentat=None if raw.get("mentat") is None else MentatPause.from_wire(raw["mentat"]),
+            no_field=None if raw.get("no_field") is None else NoFieldToken.from_dict(raw["no_field"]),
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -697,4 +716,6 @@ class Snapshot:
             out["extortion"] = self.extortion.to_wire()
         if self.mentat is not None:
             out["mentat"] = self.mentat.to_wire()
+        if self.no_field is not None:
+            out["no_field"] = self.no_field.to_dict()
         return out

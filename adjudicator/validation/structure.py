@@ -228,11 +228,23 @@ class StructureChecks(Checker):
                 advisor_places[key2] = i
         for i, pile in enumerate(self.s.board_spice):
             self.place(pile.territory, pile.sector, "board_spice", i)
+        self.no_field()
         order = list(self.s.storm_order)
         if sorted(order) != sorted(self.in_game):
             self.add(
                 "storm-order-mismatch", "storm_order must list every faction in the game exactly once", "storm_order"
             )
+
+    def no_field(self) -> None:
+        """Richese's face-down No-Field token: Richese plays, and the token lies in a place of the board."""
+        token = self.s.no_field
+        if token is None:
+            return
+        if FactionId.RICHESE.value not in self.in_game:
+            self.add(
+                "faction-not-in-game", "the No-Field token is Richese's, and Richese is not in this game", "no_field"
+            )
+        self.place(token.territory, token.sector, "no_field")
 
     # -- cards ---------------------------------------------------------------------------------
     def card_places(self) -> Iterable[tuple[str, tuple[object, ...]]]:

@@ -30,6 +30,8 @@ from adjudicator.rules.battle.commands import (
 )
 from adjudicator.rules.battle.sectors import battle_sectors
 from adjudicator.rules.cards import UNSUPPORTED_IN_PLANS, is_leader_substitute
+from adjudicator.rules.richese import battle_forces as no_field_forces
+from adjudicator.rules.richese import fights_on_no_field
 from adjudicator.rules.secrecy import hand_checked_at_lock, hand_read_by
 from adjudicator.rules.skills import face_up_skill_violations, leaders_owed_to_the_plan, skill_card_face_up
 
@@ -68,6 +70,8 @@ def forces_in(snapshot: Snapshot, faction: str, territory: str) -> Forces:
             ):
                 regular += stack.regular
                 elite += stack.elite
+        if snapshot.no_field is not None:  # Richese's face-down token: the forces it stands for
+            regular += no_field_forces(snapshot, faction, territory, covered)
         found = snapshot.memo[key] = Forces(regular, elite)
     return found
 
@@ -314,7 +318,8 @@ def dial_violations(snapshot: Snapshot, battle: Battle, faction: str, plan: Plan
     found: list[Violation] = []
     opponent = battle.defender if faction == battle.aggressor else battle.aggressor
     forces = forces_in(snapshot, faction, battle.territory)
-    if forces.total == 0:
+    on_token = fights_on_no_field(snapshot, battle, faction, battle_sectors(snapshot))
+    if forces.total == 0 and not on_token:
         found.append(
             Violation(
                 "no-forces-in-territory", f"{faction} has no forces in {battle.territory}", _plan_path(faction), rule_id
