@@ -125,6 +125,9 @@ class LeaderStateSchema(Schema):
     skill = fields.String(allow_none=True, validate=_ID, metadata={"description": "leader skill id"})
     skill_face_up = StrictBoolean(metadata={"description": "whether the skill card is face up"})
     territory = id_field("with status used: the territory where the leader fought this phase")
+    ghola = StrictBoolean(
+        metadata={"description": "advanced: revived by the Tleilaxu as a ghola, it serves them (default false)"}
+    )
 
 
 class KwisatzHaderachSchema(Schema):

@@ -249,6 +249,20 @@ def generate(rs: Ruleset, rng: random.Random) -> dict[str, Any]:
         if victims:
             captive = rng.choice(victims)
             leader_states[captive.faction][captive.id] = {"status": "captured", "by": "harkonnen"}
+    if advanced and "tleilaxu" in factions and rng.random() < 0.5:  # a foreign ghola serving the Tleilaxu
+        dead = [
+            (f, lid)
+            for f in factions
+            if f != "tleilaxu"
+            for lid, entry in leader_states[f].items()
+            if entry["status"] == "tanks" and lid != "auditor"
+        ]
+        if dead:
+            native, lid = rng.choice(dead)
+            leader_states[native][lid] = {"status": "available", "ghola": True}
+            own = [x.id for x in leaders_of["tleilaxu"] if x.id not in leader_states["tleilaxu"]]
+            if own:  # the Tleilaxu revive gholas while their own leaders are dead
+                leader_states["tleilaxu"][rng.choice(own)] = {"status": "tanks"}
     if "leader-skills" in rs.variants:
         skills = rng.sample(sorted(cat.skills), len(cat.skills))
         for f in factions:

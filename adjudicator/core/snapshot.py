@@ -87,11 +87,17 @@ class LeaderState:
     skill: str | None = None
     skill_face_up: bool | None = None
     territory: str | None = None  # where a `used` leader fought this phase
+    ghola: bool = False  # revived by the advanced Tleilaxu as a ghola: it serves them
 
     @classmethod
     def from_dict(cls, raw: Mapping[str, Any]) -> LeaderState:
         return cls(
-            LeaderStatus(raw["status"]), raw.get("by"), raw.get("skill"), raw.get("skill_face_up"), raw.get("territory")
+            LeaderStatus(raw["status"]),
+            raw.get("by"),
+            raw.get("skill"),
+            raw.get("skill_face_up"),
+            raw.get("territory"),
+            bool(raw.get("ghola", False)),
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -105,6 +111,8 @@ class LeaderState:
             out["skill"] = self.skill
         if self.skill_face_up is not None:
             out["skill_face_up"] = self.skill_face_up
+        if self.ghola:
+            out["ghola"] = True
         return out
 
 

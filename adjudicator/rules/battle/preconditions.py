@@ -14,6 +14,7 @@ from adjudicator.core.tracing import rule
 from adjudicator.core.vocabulary import DUKE, DukeStatus, FactionId, LeaderStatus, Phase
 from adjudicator.rules.battle.occupy import ecaz_presence, occupy_stands
 from adjudicator.rules.battle.sectors import battle_on_one_side, battle_sectors, combatant_sectors, sector_groups
+from adjudicator.rules.ghola import unmodelled_ghola_capture
 from adjudicator.rules.skills import (
     MODELLED_BATTLE_SKILLS,
     UNMODELLED_NORMAL_ADVANCED,
@@ -169,6 +170,10 @@ def unmodelled_compositions(
                     "/snapshot/duke_vidal/captured_from",
                 )
             )
+    if unmodelled_ghola_capture(snapshot, battle):
+        missing.append(
+            ("the Harkonnen capture in a battle with the Tleilaxu while a ghola serves them", "/snapshot/battle")
+        )
     occupied = ecaz_presence(snapshot, battle) is not None
     if occupied and FactionId.ECAZ.value in combatants and occupy_stands(battle):
         missing.append(("Ecaz Occupy with Ecaz itself fighting beside its ally's forces", "/snapshot/battle"))
