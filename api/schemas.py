@@ -125,6 +125,9 @@ class LeaderStateSchema(Schema):
     skill = fields.String(allow_none=True, validate=_ID, metadata={"description": "leader skill id"})
     skill_face_up = StrictBoolean(metadata={"description": "whether the skill card is face up"})
     territory = id_field("with status used: the territory where the leader fought this phase")
+    ghola = StrictBoolean(
+        metadata={"description": "advanced: revived by the Tleilaxu as a ghola, it serves them (default false)"}
+    )
 
 
 class KwisatzHaderachSchema(Schema):
@@ -212,6 +215,20 @@ class AmbassadorSchema(Schema):
 
     token = faction_field(required=True, metadata={"description": "the faction the Ambassador token shows"})
     territory = id_field("the stronghold it was placed in", required=True)
+
+
+class NoFieldSchema(Schema):
+    """Richese's face-down No-Field token on the board."""
+
+    territory = id_field("territory id", required=True)
+    sector = sector_field()
+    forces = BoundedInteger(
+        0,
+        5,
+        required=True,
+        validate=validate.OneOf([0, 3, 5]),
+        metadata={"description": "the forces it stands for: 0, 3 or 5 (secret until revealed)"},
+    )
 
 
 class SpicePileSchema(Schema):
@@ -730,6 +747,9 @@ class SnapshotSchema(Schema):
     terror = fields.Nested(TerrorSchema, allow_none=True, metadata={"description": "Moritani's Terror tokens"})
     extortion = fields.Nested(ExtortionSchema, allow_none=True)
     mentat = fields.Nested(MentatSchema, allow_none=True, metadata={"description": "the Mentat Pause under way"})
+    no_field = fields.Nested(
+        NoFieldSchema, allow_none=True, metadata={"description": "Richese's face-down No-Field token on the board"}
+    )
     traitor_deck = fields.List(
         id_field("leader id"),
         allow_none=True,
@@ -927,6 +947,19 @@ class ViewTerrorSchema(TerrorSchema):
     supply_count = StrictInteger(metadata={"description": "in a redacted view: tokens in Moritani's supply"})
 
 
+class ViewNoFieldSchema(NoFieldSchema):
+    """Richese's No-Field token as one viewer may see it: its forces are null while hidden."""
+
+    forces = BoundedInteger(
+        0,
+        5,
+        required=True,
+        allow_none=True,
+        validate=validate.OneOf([0, 3, 5]),
+        metadata={"description": "null when hidden"},
+    )
+
+
 class ViewSnapshotSchema(SnapshotSchema):
     """A snapshot as one viewer may see it (or in full, for the referee); redacted parts are null or counts."""
 
@@ -937,6 +970,7 @@ class ViewSnapshotSchema(SnapshotSchema):
     traitor_deck_count = StrictInteger(metadata={"description": "in a redacted view: cards left in the Traitor deck"})
     terror = fields.Nested(ViewTerrorSchema, allow_none=True)
     battle = fields.Nested(ViewBattleSchema, allow_none=True)
+    no_field = fields.Nested(ViewNoFieldSchema, allow_none=True)
 
 
 # --- response parts ---------------------------------------------------------------------------------

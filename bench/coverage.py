@@ -250,6 +250,20 @@ def generate(rs: Ruleset, rng: random.Random) -> dict[str, Any]:
         if victims:
             captive = rng.choice(victims)
             leader_states[captive.faction][captive.id] = {"status": "captured", "by": "harkonnen"}
+    if advanced and "tleilaxu" in factions and rng.random() < 0.5:  # a foreign ghola serving the Tleilaxu
+        dead = [
+            (f, lid)
+            for f in factions
+            if f != "tleilaxu"
+            for lid, entry in leader_states[f].items()
+            if entry["status"] == "tanks" and lid != "auditor"
+        ]
+        if dead:
+            native, lid = rng.choice(dead)
+            leader_states[native][lid] = {"status": "available", "ghola": True}
+            own = [x.id for x in leaders_of["tleilaxu"] if x.id not in leader_states["tleilaxu"]]
+            if own:  # the Tleilaxu revive gholas while their own leaders are dead
+                leader_states["tleilaxu"][rng.choice(own)] = {"status": "tanks"}
     if "leader-skills" in rs.variants:
         skills = rng.sample(sorted(cat.skills), len(cat.skills))
         for f in factions:
@@ -350,6 +364,10 @@ def generate(rs: Ruleset, rng: random.Random) -> dict[str, Any]:
                 rng.sample(tokens, placed_count), rng.sample(strongholds, placed_count), strict=True
             )
         ]
+    if "richese" in factions and rng.random() < 0.6:
+        wire["no_field"] = no_field_token(forces, allies, rng)
+        if wire["no_field"] is None:
+            del wire["no_field"]
     if "moritani" in factions:
         ids = rng.sample(range(100, 1000), len(TERROR_KINDS))
         tokens_ = [{"id": f"t{n}", "kind": kind} for n, kind in zip(ids, TERROR_KINDS, strict=True)]
@@ -360,6 +378,30 @@ def generate(rs: Ruleset, rng: random.Random) -> dict[str, Any]:
         ]
         wire["terror"] = {"supply": tokens_[len(placed) :], "placed": placed, "out_of_play": []}
     return wire
+
+
+def no_field_token(forces: list[dict[str, Any]], allies: dict[str, str], rng: random.Random) -> dict[str, Any] | None:
+    """Richese's face-down No-Field token: beside Richese's own forces, or alone where another faction
+    stands (a battle on the token alone), never in the Polar Sink."""
+    richese = "richese"
+    board = catalog().territories  # the board itself: no homeworld
+    own = [s for s in forces if s["faction"] == richese and s["territory"] != "polar-sink" and s["territory"] in board]
+    taken = {s["territory"] for s in own}
+    others = [
+        s
+        for s in forces
+        if s["faction"] != richese
+        and allies.get(richese) != s["faction"]
+        and s["territory"] not in taken
+        and s["territory"] != "polar-sink"
+        and s["territory"] != "hidden-mobile-stronghold"
+        and s["territory"] in board
+    ]
+    spots = own if own and (not others or rng.random() < 0.5) else others
+    if not spots:
+        return None
+    stack = rng.choice(spots)
+    return {"territory": stack["territory"], "sector": stack["sector"], "forces": rng.choice((0, 3, 5))}
 
 
 # --- the driver ------------------------------------------------------------------------------------

@@ -11,6 +11,7 @@ and `outcome.snapshot` must be exactly what `outcome.events` report, and the fig
   on the board is the forces placed less those lost and sent back; `summary.battle.forces_lost` is the
   sum of the `forces-lost` events (an Ixian `suboids-swapped` event sends Suboids to the Tanks and
   brings as many Cyborgs back from them; a `forces-revived` event takes forces from the Tanks to the
+  reserves; a `no-field-revealed` event places its `forces` from Richese's
   reserves);
 - spice: per faction, the change is what it was paid, collected and cashed in less what it paid;
   the board's spice changes by what was added less what was destroyed or collected from a territory;
@@ -166,6 +167,9 @@ def _check(before: dict[str, Any], outcome: dict[str, Any]) -> list[str]:
     for e in _events_of(events, "forces-placed"):
         placed[e["faction"]].update({"regular": int(e.get("regular") or 0), "elite": int(e.get("elite") or 0)})
         placed_from_reserves[e["faction"]] += int(e.get("from_reserves") or 0)
+    for e in _events_of(events, "no-field-revealed"):
+        # Richese's No-Field token revealed: the forces it stands for come from its reserves to the board
+        placed_from_reserves[e["faction"]] += int(e["forces"])
 
     for f in factions:
         for k in KINDS:

@@ -87,11 +87,17 @@ class LeaderState:
     skill: str | None = None
     skill_face_up: bool | None = None
     territory: str | None = None  # where a `used` leader fought this phase
+    ghola: bool = False  # revived by the advanced Tleilaxu as a ghola: it serves them
 
     @classmethod
     def from_dict(cls, raw: Mapping[str, Any]) -> LeaderState:
         return cls(
-            LeaderStatus(raw["status"]), raw.get("by"), raw.get("skill"), raw.get("skill_face_up"), raw.get("territory")
+            LeaderStatus(raw["status"]),
+            raw.get("by"),
+            raw.get("skill"),
+            raw.get("skill_face_up"),
+            raw.get("territory"),
+            bool(raw.get("ghola", False)),
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -105,6 +111,8 @@ class LeaderState:
             out["skill"] = self.skill
         if self.skill_face_up is not None:
             out["skill_face_up"] = self.skill_face_up
+        if self.ghola:
+            out["ghola"] = True
         return out
 
 
@@ -240,6 +248,23 @@ class AmbassadorToken:
 
     def to_dict(self) -> dict[str, Any]:
         return {"token": self.token, "territory": self.territory}
+
+
+@dataclass(frozen=True, slots=True)
+class NoFieldToken:
+    """Richese's face-down No-Field token on the board: where it lies and the forces it stands for
+    (`forces`, hidden from every other viewer until it is revealed)."""
+
+    territory: str
+    sector: int | None
+    forces: int
+
+    @classmethod
+    def from_dict(cls, raw: Mapping[str, Any]) -> NoFieldToken:
+        return cls(raw["territory"], raw.get("sector"), int(raw["forces"]))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"territory": self.territory, "sector": self.sector, "forces": self.forces}
 
 
 @dataclass(frozen=True, slots=True)
@@ -678,6 +703,7 @@ class Snapshot:
     terror: Terror | None = None  # Moritani's Terror tokens
     extortion: ExtortionRecord | None = None  # a revealed Extortion awaiting the Mentat Pause
     mentat: MentatPause | None = None  # the Mentat Pause under way: its remaining steps
+    no_field: NoFieldToken | None = None  # Richese's face-down No-Field token on the board
     # per-snapshot memo of derived values (the snapshot never changes); not part of its value
     memo: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
 
@@ -704,6 +730,7 @@ class Snapshot:
             terror=None if raw.get("terror") is None else Terror.from_dict(raw["terror"]),
             extortion=None if raw.get("extortion") is None else ExtortionRecord.from_wire(raw["extortion"]),
             mentat=None if raw.get("mentat") is None else MentatPause.from_wire(raw["mentat"]),
+            no_field=None if raw.get("no_field") is None else NoFieldToken.from_dict(raw["no_field"]),
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -743,4 +770,6 @@ class Snapshot:
             out["extortion"] = self.extortion.to_wire()
         if self.mentat is not None:
             out["mentat"] = self.mentat.to_wire()
+        if self.no_field is not None:
+            out["no_field"] = self.no_field.to_dict()
         return out

@@ -60,6 +60,8 @@ def capture_pool(leaders: Mapping[str, LeaderState], loser: str, territory: str,
             auditor_not_captured()
             continue
         entry = leaders.get(leader.id)
+        if entry is not None and entry.ghola:
+            continue  # it serves the Tleilaxu
         if (
             entry is None
             or entry.status is LeaderStatus.AVAILABLE

@@ -94,10 +94,19 @@ def _not_implemented(what: str, path: str) -> list[Violation]:
     return [Violation("not-implemented", f"this engine version does not adjudicate {what} yet", path)]
 
 
+@rule("choam.auditor.no-ghola")
+def auditor_never_ghola() -> Violation:
+    return Violation(
+        "auditor-no-ghola", "the Auditor is never revived as a ghola", "/action/leader", "choam.auditor.no-ghola"
+    )
+
+
 def unmodelled_ghola(snapshot: Snapshot, faction: str, leader: str) -> list[Violation]:
     """The advanced Tleilaxu may revive another faction's leader as a ghola: not modelled yet, so
     answered `not-implemented` rather than refused."""
     own = leader in catalog().leaders and catalog().leaders[leader].faction == faction
+    if faction == TLEILAXU and snapshot.ruleset.advanced and not own and leader == "auditor":
+        return [auditor_never_ghola()]
     if faction == TLEILAXU and snapshot.ruleset.advanced and not own and leader != DUKE:
         return _not_implemented(
             "the advanced Tleilaxu's revival of another faction's leader as a ghola", "/action/leader"

@@ -66,6 +66,13 @@ def redact_terror(wire: dict[str, Any], viewer: str | None, redacted: list[str])
         redacted.append(f"/snapshot/terror/placed/{i}/kind")
 
 
+@rule("secrecy.no-field")
+def redact_no_field(wire: dict[str, Any], viewer: str | None, redacted: list[str]) -> None:
+    if viewer != "richese":
+        wire["no_field"]["forces"] = None
+        redacted.append("/snapshot/no_field/forces")
+
+
 @rule("secrecy.face-down-skills")
 def redact_face_down_skills(wire: dict[str, Any], viewer: str | None, redacted: list[str]) -> None:
     for fid, faction in wire["factions"].items():
@@ -321,6 +328,8 @@ def redact(snapshot: Snapshot, viewer: str | None) -> tuple[dict[str, Any], list
         redact_face_dancers(wire, viewer, redacted)
     if snapshot.terror is not None:
         redact_terror(wire, viewer, redacted)
+    if snapshot.no_field is not None:
+        redact_no_field(wire, viewer, redacted)
     if needs_skill_secrecy(snapshot, viewer):
         redact_face_down_skills(wire, viewer, redacted)
     if needs_plan_secrecy(snapshot, viewer):

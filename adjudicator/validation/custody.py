@@ -270,6 +270,8 @@ def controls_leader(snapshot: Snapshot, cat: Catalog, fid: str, leader_id: str) 
     state = native.leaders.get(leader_id) if native is not None else None
     if state is not None and state.status is LeaderStatus.CAPTURED:
         return state.by == fid
+    if state is not None and state.ghola:  # a foreign ghola serves the Tleilaxu
+        return fid == FactionId.TLEILAXU
     return leader.faction == fid
 
 

@@ -72,6 +72,8 @@ class StructureChecks(Checker):
                     )
             for lid, state in fs.leaders.items():
                 self.leader_entry(fid, lid, state.status, state.by, state.skill, state.skill_face_up, skill_places)
+                if state.ghola:
+                    self.ghola(fid, lid, state.status, state.skill)
             for i, leader_id in enumerate(fs.traitors):
                 self.traitor(fid, i, leader_id, traitor_places)
             kept = _TRAITORS_KEPT.get(fid, 1)
@@ -146,6 +148,24 @@ class StructureChecks(Checker):
                 skill_places[skill] = self.root + "/factions/" + fid + "/leaders/" + lid
         elif face_up is not None:
             self.add("skill-state-without-skill", "'skill_face_up' needs a 'skill'", *path, "skill_face_up")
+
+    def ghola(self, fid: str, lid: str, status: LeaderStatus, skill: str | None) -> None:
+        """A foreign ghola: the advanced Tleilaxu at the table revived another faction's leader (not the
+        Auditor), alive and free to fight for them, with no leader skill."""
+        path = ("factions", fid, "leaders", lid, "ghola")
+        tleilaxu = FactionId.TLEILAXU.value
+        if not self.s.ruleset.advanced or tleilaxu not in self.in_game:
+            self.add("ghola-not-allowed", "foreign gholas are the advanced Tleilaxu's, at the table", *path)
+        elif fid == tleilaxu:
+            self.add("ghola-not-allowed", "a ghola is another faction's leader the Tleilaxu revived", *path)
+        elif lid == _AUDITOR:
+            self.add("ghola-not-allowed", "the Auditor is never revived as a ghola", *path)
+        elif status not in (LeaderStatus.AVAILABLE, LeaderStatus.USED):
+            self.add("ghola-not-allowed", "a ghola is alive and serves the Tleilaxu: available or used", *path)
+        if skill is not None:
+            self.add(
+                "ghola-has-skill", "a Tleilaxu ghola holds no leader skill", "factions", fid, "leaders", lid, "skill"
+            )
 
     def traitor(self, fid: str, index: int, leader_id: str, places: dict[str, str]) -> None:
         path = ("factions", fid, "traitors", index)
@@ -228,11 +248,23 @@ class StructureChecks(Checker):
                 advisor_places[key2] = i
         for i, pile in enumerate(self.s.board_spice):
             self.place(pile.territory, pile.sector, "board_spice", i)
+        self.no_field()
         order = list(self.s.storm_order)
         if sorted(order) != sorted(self.in_game):
             self.add(
                 "storm-order-mismatch", "storm_order must list every faction in the game exactly once", "storm_order"
             )
+
+    def no_field(self) -> None:
+        """Richese's face-down No-Field token: Richese plays, and the token lies in a place of the board."""
+        token = self.s.no_field
+        if token is None:
+            return
+        if FactionId.RICHESE.value not in self.in_game:
+            self.add(
+                "faction-not-in-game", "the No-Field token is Richese's, and Richese is not in this game", "no_field"
+            )
+        self.place(token.territory, token.sector, "no_field")
 
     # -- cards ---------------------------------------------------------------------------------
     def card_places(self) -> Iterable[tuple[str, tuple[object, ...]]]:

@@ -20,7 +20,9 @@ from adjudicator.core.rulings import illegal, resolved, ruled
 from adjudicator.core.snapshot import Battle, Plan, Snapshot
 from adjudicator.core.tracing import Trace, rule
 from adjudicator.core.vocabulary import ActionType, DecisionType, FactionId
+from adjudicator.rules.battle.sectors import battle_sectors
 from adjudicator.rules.moritani.retention import usable_as_karama
+from adjudicator.rules.richese import RICHESE, in_battle
 from adjudicator.rules.state import NextSnapshot, finish
 
 ATREIDES = FactionId.ATREIDES.value
@@ -135,6 +137,16 @@ def _see_plan_violations(snapshot: Snapshot, action: Action, context: Context) -
     if target not in (battle.aggressor, battle.defender) or target == ATREIDES:
         return [_problem("bad-target", "name the side whose plan is seen (not the Atreides)", "/action/target")]
     assert isinstance(target, str)
+    if in_battle(snapshot, battle, battle_sectors(snapshot)) is not None and target == RICHESE:
+        # whether the plan shown keeps its dial from the Atreides, as Prescience must, is not settled
+        return [
+            _problem(
+                "not-implemented",
+                "this engine version does not adjudicate the Atreides' special Karama on a plan made"
+                " with a No-Field token in the battle yet",
+                "/action/target",
+            )
+        ]
     for check in (battle_in_scope(snapshot, battle, target, context), in_time(snapshot, battle, context)):
         if check is not None:
             return [check]

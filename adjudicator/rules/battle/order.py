@@ -23,6 +23,7 @@ from adjudicator.core.tracing import Trace, rule
 from adjudicator.core.vocabulary import ActionType, DecisionType, FactionId, Phase, TerritoryType
 from adjudicator.rules.battle.preconditions import STORM_QUESTION, storm_sector_battle
 from adjudicator.rules.battle.sectors import sector_groups
+from adjudicator.rules.richese import RICHESE, present_as_force, token_in
 from adjudicator.rules.state import NextSnapshot, finish
 
 CHOICE = DecisionType.BATTLE_CHOICE.value
@@ -75,6 +76,9 @@ def fighters_in(snapshot: Snapshot, territory: str) -> dict[str, set[int | None]
     for stack in snapshot.forces:
         if stack.territory == territory and stack.regular + stack.elite > 0:
             present.setdefault(stack.faction, set()).add(stack.sector)
+    token = token_in(snapshot, territory)
+    if token is not None:  # Richese's face-down No-Field token counts as a force
+        present.setdefault(RICHESE, set()).add(present_as_force(token))
     return present
 
 
@@ -113,7 +117,8 @@ def battles_to_fight(snapshot: Snapshot, interpretations: Mapping[str, str]) -> 
     rank = _rank(snapshot)
     advised = {a.territory for a in snapshot.advisors if a.count}
     found_: list[Candidate] = []
-    for territory in sorted({s.territory for s in snapshot.forces}):
+    placed = {s.territory for s in snapshot.forces} | ({snapshot.no_field.territory} if snapshot.no_field else set())
+    for territory in sorted(placed):
         present = fighters_in(snapshot, territory)
         if len(present) < 2:
             if territory in advised and present and FactionId.BENE_GESSERIT.value not in present:

@@ -37,6 +37,8 @@ from adjudicator.rules.battle.resolution import Resolution, Side, _leader_streng
 from adjudicator.rules.battle.sectors import battle_sectors, loser_loss_sectors
 from adjudicator.rules.cards import REINFORCEMENTS, can_retain_battle_card
 from adjudicator.rules.ecaz import ambassadors_return_to_ecaz
+from adjudicator.rules.ghola import DEATH_QUESTION as GHOLA_DEATH_QUESTION
+from adjudicator.rules.ghola import ghola_dies, is_ghola
 from adjudicator.rules.harkonnen import (
     DUKE_CAPTURE_QUESTION,
     captive_duke_returns,
@@ -231,6 +233,8 @@ def apply_resolution(
 
     def kill(side: Side, cause: str) -> None:
         if side.plan.leader is not None:
+            if is_ghola(snapshot, side.plan.leader):
+                ghola_dies(context.choice(GHOLA_DEATH_QUESTION))  # it goes as its own faction's leader
             state.leader_to_tanks(side.plan.leader, cause)
             killed.append((side.plan.leader, _leader_strength(snapshot, side), cause))
 

@@ -35,6 +35,9 @@ from adjudicator.rules.battle.plan_cards import (
 )
 from adjudicator.rules.battle.sectors import battle_sectors
 from adjudicator.rules.cards import is_leader_substitute
+from adjudicator.rules.ghola import ghola_fights
+from adjudicator.rules.richese import battle_forces as no_field_forces
+from adjudicator.rules.richese import fights_on_no_field
 from adjudicator.rules.secrecy import hand_checked_at_lock, hand_read_by
 from adjudicator.rules.skill_bonuses import (
     PLANETOLOGIST,
@@ -85,6 +88,8 @@ def forces_in(snapshot: Snapshot, faction: str, territory: str) -> Forces:
             ):
                 regular += stack.regular
                 elite += stack.elite
+        if snapshot.no_field is not None:  # Richese's face-down token: the forces it stands for
+            regular += no_field_forces(snapshot, faction, territory, covered)
         found = snapshot.memo[key] = Forces(regular, elite)
     return found
 
@@ -211,13 +216,17 @@ def _list_eligible_leaders(snapshot: Snapshot, faction: str, territory: str) -> 
         if leader.advanced_only and not snapshot.ruleset.advanced:
             continue
         leader_state = state.leaders.get(leader.id)
+        if leader_state is not None and leader_state.ghola:
+            continue  # a Tleilaxu ghola fights for them
         free = leader_state is None or leader_state.status is LeaderStatus.AVAILABLE
         fought_here = leader_state is not None and leader_state.status is LeaderStatus.USED
         if free or (fought_here and leader_state is not None and leader_state.territory == territory):
             eligible.append(leader.id)
     for other, other_state in snapshot.factions.items():
         for leader_id, leader_state in other_state.leaders.items():
-            if leader_state.status is LeaderStatus.CAPTURED and leader_state.by == faction and other != faction:
+            captive = leader_state.status is LeaderStatus.CAPTURED and leader_state.by == faction and other != faction
+            ghola = leader_state.ghola and faction == FactionId.TLEILAXU and ghola_fights(leader_state, territory)
+            if captive or ghola:
                 eligible.append(leader_id)
     duke = snapshot.duke_vidal
     if duke is not None and duke.status is DukeStatus.HELD and duke.controller == faction:
@@ -352,7 +361,8 @@ def dial_violations(snapshot: Snapshot, battle: Battle, faction: str, plan: Plan
     opponent = battle.defender if faction == battle.aggressor else battle.aggressor
     owner = dialed_forces_of(snapshot, battle, faction)
     forces = forces_in(snapshot, owner, battle.territory)
-    if forces.total == 0:
+    on_token = fights_on_no_field(snapshot, battle, faction, battle_sectors(snapshot))
+    if forces.total == 0 and not on_token:
         found.append(
             Violation(
                 "no-forces-in-territory", f"{faction} has no forces in {battle.territory}", _plan_path(faction), rule_id

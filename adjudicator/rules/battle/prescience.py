@@ -37,6 +37,8 @@ from adjudicator.rules.battle.commands import (
 from adjudicator.rules.battle.karama_window import open_power_window
 from adjudicator.rules.battle.plan_decision import legal_plans, limits
 from adjudicator.rules.battle.plans import least_support, support_held
+from adjudicator.rules.battle.sectors import battle_sectors
+from adjudicator.rules.richese import dial_kept_from_prescience
 from adjudicator.rules.secrecy import ALLY_ONLY, OWNER_SEES_QUESTION, answer_kept_from_owner
 from adjudicator.rules.state import NextSnapshot, finish
 
@@ -120,10 +122,16 @@ def prescience_options(snapshot: Snapshot, decision: Decision) -> list[dict[str,
     record = snapshot.battle.prescience if snapshot.battle is not None else None
     # a further question after a no-leader answer asks another element
     asked = record.element if record is not None and record.answer is not None else None
+    battle = snapshot.battle
+    target = decision.as_(PrescienceDecision).opponent
+    if battle is not None and target is None:
+        target = prescience_target(snapshot, battle)
+    # the dial of Richese's plan in a battle holding its No-Field token is not asked
+    no_dial = battle is not None and dial_kept_from_prescience(snapshot, battle, target, battle_sectors(snapshot))
     options: list[dict[str, Any]] = [
         {"type": ActionType.USE_PRESCIENCE.value, "player": player, "element": element}
         for element in ELEMENTS
-        if element != asked
+        if element != asked and not (no_dial and element == "dial")
     ]
     options.append({"type": ActionType.DECLINE_PRESCIENCE.value, "player": player})
     return options

@@ -4,6 +4,7 @@ register question reached on the way answers `unresolved` with one alternative p
 from __future__ import annotations
 
 from types import MappingProxyType
+from typing import Any
 
 from adjudicator.core.action import Action, Context, InterpretationNeeded
 from adjudicator.core.results import Adjudication, Alternative, Violation
@@ -17,13 +18,20 @@ from adjudicator.rules.battle.plans import ALLY_SUPPORT_QUESTION, ally_support_v
 from adjudicator.rules.battle.portable_snooper import portable_snooper_violations, with_portable_snooper
 from adjudicator.rules.battle.preconditions import battle_preconditions, broken_loan_violations, unmodelled_compositions
 from adjudicator.rules.battle.resolution import Resolution, resolve
+from adjudicator.rules.battle.sectors import battle_sectors
+from adjudicator.rules.richese import revealed_for_battle
 from adjudicator.rules.secrecy import open_acts, public_acts
 from adjudicator.rules.skills import rihani_needs_deck, skills_on
 from adjudicator.rules.state import finish
 
 
 def _alternatives(
-    snapshot: Snapshot, battle: Battle, res: Resolution, context: Context, chosen: dict[str, str]
+    snapshot: Snapshot,
+    battle: Battle,
+    res: Resolution,
+    context: Context,
+    chosen: dict[str, str],
+    revealing: list[dict[str, Any]],
 ) -> list[Alternative]:
     """Every combination of the open questions the resolution reaches, each with its outcome; a question
     reached only under some earlier choice is explored only there."""
@@ -33,8 +41,9 @@ def _alternatives(
     except InterpretationNeeded as needed:
         found: list[Alternative] = []
         for choice in context.rulebook.implemented_choices(needed.question):
-            found += _alternatives(snapshot, battle, res, context, {**chosen, needed.question: choice})
+            found += _alternatives(snapshot, battle, res, context, {**chosen, needed.question: choice}, revealing)
         return found
+    state.follows(revealing)
     outcome = finish(snapshot, state, {"battle": summary}, [], under).outcome
     assert outcome is not None
     return [Alternative(MappingProxyType(chosen), dict(outcome), Evidence.PROVISIONAL_ORDERING)]
@@ -106,13 +115,16 @@ def _rulable(snapshot: Snapshot, action: Action, context: Context) -> list[Viola
 def resolve_battle(snapshot: Snapshot, action: Action, context: Context, trace: Trace) -> Adjudication:
     """`resolve-battle`: resolve the locked plans, apply the outcome, and open the cleanup decisions."""
     snapshot = with_portable_snooper(snapshot)
+    # a No-Field token in the battle is revealed with the plans: the battle is resolved on that board
+    snapshot, revealing = revealed_for_battle(snapshot, battle_sectors(snapshot), context)
     battle = snapshot.battle
     assert battle is not None
     resolution = resolve(snapshot, battle, context)
     try:
         summary, state = apply_resolution(snapshot, battle, resolution, context)
     except InterpretationNeeded:
-        return unresolved(_alternatives(snapshot, battle, resolution, context, {}), trace, context)
+        return unresolved(_alternatives(snapshot, battle, resolution, context, {}, revealing), trace, context)
+    state.follows(revealing)
     return finish(snapshot, state, {"battle": summary}, trace, context)
 
 

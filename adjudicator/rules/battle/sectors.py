@@ -13,6 +13,7 @@ from adjudicator.core.catalog import catalog
 from adjudicator.core.rulebook import RuleModule
 from adjudicator.core.snapshot import Battle, Snapshot
 from adjudicator.core.tracing import rule
+from adjudicator.rules.richese import RICHESE, present_as_force, token_in
 
 STORM_SPLIT_QUESTION = "storm-split-loser-losses"
 
@@ -29,8 +30,9 @@ def sector_groups(sectors: tuple[int, ...], storm: int) -> list[frozenset[int]]:
 
 
 def combatant_sectors(snapshot: Snapshot, battle: Battle) -> dict[str, set[int]]:
-    """The sectors of the battle's territory where each combatant has forces."""
-    return {
+    """The sectors of the battle's territory where each combatant has forces (Richese's face-down
+    No-Field token counting as one)."""
+    placed = {
         f: {
             s.sector
             for s in snapshot.forces
@@ -38,6 +40,12 @@ def combatant_sectors(snapshot: Snapshot, battle: Battle) -> dict[str, set[int]]
         }
         for f in (battle.aggressor, battle.defender)
     }
+    token = token_in(snapshot, battle.territory)
+    if token is not None and RICHESE in placed:
+        sector = present_as_force(token)
+        if sector is not None:
+            placed[RICHESE].add(sector)
+    return placed
 
 
 def contested_sides(snapshot: Snapshot, battle: Battle) -> list[frozenset[int]] | None:

@@ -33,6 +33,7 @@ from adjudicator.rules.state.base import (
 from adjudicator.rules.state.battle import BattleCardsState
 from adjudicator.rules.state.custody import CustodyState
 from adjudicator.rules.state.moritani import MoritaniState
+from adjudicator.rules.state.richese import RicheseState
 
 __all__ = [
     "AWAKENING_LOSSES",
@@ -52,9 +53,9 @@ __all__ = [
 ]
 
 
-class NextSnapshot(CustodyState, BattleCardsState, MoritaniState):
+class NextSnapshot(CustodyState, BattleCardsState, MoritaniState, RicheseState):
     """The one working state of a ruling: a copy of the wire snapshot, changed only through the named
-    methods of its parts (custody, battle cards, Moritani and skills, and the core), recording an event
+    methods of its parts (custody, battle cards, Moritani and skills, Richese, and the core), recording an event
     for every change."""
 
 

@@ -130,6 +130,11 @@ class WorkingCopy:
     def event(self, kind: str, rule_id: str, /, **data: Any) -> None:
         self.events.append({"type": kind, **data, "rule": rule_id})
 
+    def follows(self, earlier: list[dict[str, Any]]) -> None:
+        """The events of an earlier working state of the same ruling (the state this one was built
+        from) come first."""
+        self.events[:0] = earlier
+
     # Duke Vidal's custody
     @property
     def duke(self) -> DukeVidal | None:

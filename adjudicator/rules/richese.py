@@ -1,0 +1,116 @@
+"""Richese's No-Field token in a battle.
+
+The snapshot's `no_field` is the one face-down token on the board. Until it is revealed it counts as a
+Richese force where it lies, so it meets other factions in battle there; Richese, who knows its value,
+plans its battle with the forces it stands for (no more than its reserves hold), and the Atreides'
+Prescience cannot ask that plan's dial. The token is revealed as the plans are revealed (question
+no-field-battle-reveal): `resolve-battle` replaces it with those forces before anything else, and the
+battle is resolved on the board so revealed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from adjudicator.core.action import Context
+from adjudicator.core.rulebook import RuleModule
+from adjudicator.core.snapshot import Battle, NoFieldToken, Snapshot
+from adjudicator.core.tracing import rule
+from adjudicator.core.vocabulary import FactionId
+from adjudicator.rules.state import NextSnapshot
+
+RICHESE = FactionId.RICHESE.value
+REVEAL_QUESTION = "no-field-battle-reveal"
+WITH_PLANS = "with-plans"
+
+
+def token_in(snapshot: Snapshot, territory: str, covered: frozenset[int] | None = None) -> NoFieldToken | None:
+    """The No-Field token when it lies in the territory (in `covered`, if given), else None."""
+    token = snapshot.no_field
+    if token is None or token.territory != territory or (covered is not None and token.sector not in covered):
+        return None
+    return token
+
+
+@rule("richese.no-field.presence")
+def present_as_force(token: NoFieldToken) -> int | None:
+    return token.sector
+
+
+@rule("richese.no-field.battle-forces")
+def forces_under(shown: int, reserves: int) -> int:
+    return min(shown, reserves)
+
+
+def battle_forces(snapshot: Snapshot, faction: str, territory: str, covered: frozenset[int] | None) -> int:
+    """The forces Richese's No-Field token in this battle stands for (0 for any other side)."""
+    if faction != RICHESE or RICHESE not in snapshot.factions:
+        return 0
+    battle = snapshot.battle
+    if battle is None or battle.territory != territory or RICHESE not in (battle.aggressor, battle.defender):
+        return 0
+    token = token_in(snapshot, territory, covered)
+    if token is None:
+        return 0
+    return forces_under(token.forces, snapshot.factions[RICHESE].reserves.regular)
+
+
+def in_battle(snapshot: Snapshot, battle: Battle, covered: frozenset[int] | None) -> NoFieldToken | None:
+    """The No-Field token when Richese fights this battle and the token lies within it."""
+    if RICHESE not in (battle.aggressor, battle.defender):
+        return None
+    return token_in(snapshot, battle.territory, covered)
+
+
+def fights_on_no_field(snapshot: Snapshot, battle: Battle, faction: str, covered: frozenset[int] | None) -> bool:
+    """Whether this side is Richese with its No-Field token in the battle (a side on a zero token, or
+    with empty reserves, has no force to dial, yet battles); its plan counts the token's forces."""
+    if faction != RICHESE or snapshot.no_field is None:
+        return False
+    token = in_battle(snapshot, battle, covered)
+    if token is None:
+        return False
+    present_as_force(token)
+    forces_under(token.forces, snapshot.factions[RICHESE].reserves.regular)
+    return True
+
+
+@rule("richese.no-field.prescience-dial")
+def dial_not_asked(snapshot: Snapshot, battle: Battle, target: str | None, covered: frozenset[int] | None) -> bool:
+    return target == RICHESE and in_battle(snapshot, battle, covered) is not None
+
+
+def dial_kept_from_prescience(
+    snapshot: Snapshot, battle: Battle, target: str | None, covered: frozenset[int] | None
+) -> bool:
+    """Whether the Prescience against `target` may not ask the dial (traced only where a token lies)."""
+    if snapshot.no_field is None or target != RICHESE:
+        return False
+    return dial_not_asked(snapshot, battle, target, covered)
+
+
+@rule("richese.no-field.battle-reveal")
+def reveal_in_battle(state: NextSnapshot, token: NoFieldToken, reserves: int, choice: str) -> None:
+    assert choice == WITH_PLANS  # the only reading implemented: the engine refuses the others first
+    state.reveal_no_field(forces_under(token.forces, reserves), "richese.no-field.battle-reveal")
+
+
+def revealed_for_battle(
+    snapshot: Snapshot, covered: frozenset[int] | None, context: Context
+) -> tuple[Snapshot, list[dict[str, Any]]]:
+    """The snapshot the locked battle is resolved on, with the events that made it: the request's own
+    when no No-Field token lies in the battle; else the token revealed and replaced by its forces (the
+    sectors the battle covers recorded first, since the token no longer shows them)."""
+    battle = snapshot.battle
+    assert battle is not None
+    token = in_battle(snapshot, battle, covered)
+    if token is None:
+        return snapshot, []
+    state = NextSnapshot(snapshot)
+    if covered is not None and battle.sectors is None:
+        state.cover_sectors(covered)
+    reveal_in_battle(state, token, snapshot.factions[RICHESE].reserves.regular, context.choice(REVEAL_QUESTION))
+    return state.as_snapshot(), state.events
+
+
+DECLARED = RuleModule(implements={REVEAL_QUESTION: (WITH_PLANS,)})
