@@ -20,6 +20,7 @@ from adjudicator.core.rulings import illegal, resolved, ruled
 from adjudicator.core.snapshot import DukeVidal, Snapshot
 from adjudicator.core.tracing import Trace, rule
 from adjudicator.core.vocabulary import DUKE, ECAZ, TLEILAXU, ActionType, DukeStatus, LeaderStatus, Phase
+from adjudicator.rules.skill_steps import banker_gain_from_payment
 from adjudicator.rules.state import NextSnapshot, duke_in_custody
 
 DUKE_PRICE = 5
@@ -212,6 +213,7 @@ def revive_leader(snapshot: Snapshot, action: Action, context: Context, trace: T
             pay_the_tleilaxu(next_state, faction, price)
         else:
             next_state.pay_to_bank(faction, price, rule_id, "leader revival")
+            banker_gain_from_payment(snapshot, next_state, faction, price)
     if leader == DUKE:
         assert snapshot.duke_vidal is not None  # checked above: he is in the Tanks
         next_state.set_duke(duke_joins_ecaz(snapshot.duke_vidal))

@@ -23,7 +23,7 @@ from adjudicator.core.rulebook import RuleModule
 from adjudicator.core.snapshot import Plan, Snapshot, halves_to_number
 from adjudicator.core.tracing import rule
 from adjudicator.core.vocabulary import CardCategory
-from adjudicator.rules.cards import Protection, Weapon
+from adjudicator.rules.cards import MIRROR_WEAPON, Protection, Weapon
 from adjudicator.rules.skills import battle_effect_applies, face_up_skills, selected_skill, skills_on
 
 WORTHLESS = "worthless"
@@ -49,6 +49,7 @@ BANKER_MOST = 3
 
 POISON_BLADE_QUESTION = "poison-blade-skill-class"
 POISON_TOOTH_QUESTION = "poison-tooth-skill-class"
+MIRROR_QUESTION = "mirror-weapon-skill-class"
 SEVERAL_QUESTION = "skill-bonuses-several"
 CHEAP_HERO_QUESTION = "skill-bonus-cheap-hero"
 ARTILLERY_QUESTION = "skill-bonus-artillery"
@@ -77,6 +78,11 @@ def poison_blade_classes(choice: str) -> set[str]:
     return {POISON_WEAPON, PROJECTILE_WEAPON} if choice == "both-classes" else set()
 
 
+@rule("skills.card-bonus.mirror-weapon")
+def mirror_counts_as_copied(choice: str) -> bool:
+    return choice == "copied-class"
+
+
 @rule("skills.card-bonus.poison-tooth")
 def poison_tooth_classes(choice: str) -> set[str]:
     return {POISON_WEAPON} if choice == "poison-when-used" else set()
@@ -92,6 +98,9 @@ def plan_classes(plan: Plan, weapon: Weapon, protects: frozenset[Protection], co
     found = set()
     if is_worthless(plan.weapon) or is_worthless(plan.defense):
         found.add(WORTHLESS)
+    mirrored = plan.weapon is not None and card_kind(plan.weapon) == MIRROR_WEAPON
+    if mirrored and not mirror_counts_as_copied(context.choice(MIRROR_QUESTION)):
+        weapon = Weapon.NONE  # the plan holds a special weapon: its copy names no class
     if weapon is Weapon.POISON_BLADE:
         found |= poison_blade_classes(context.choice(POISON_BLADE_QUESTION))
     elif weapon is Weapon.POISON_TOOTH:
@@ -253,6 +262,7 @@ DECLARED = RuleModule(
     implements={
         POISON_BLADE_QUESTION: ("both-classes", "neither-class"),
         POISON_TOOTH_QUESTION: ("poison-when-used", "special-only"),
+        MIRROR_QUESTION: ("card-held", "copied-class"),
         SEVERAL_QUESTION: ("each-applies", "largest-only"),
         CHEAP_HERO_QUESTION: ("leader-discs-only", "cheap-hero-gains"),
         ARTILLERY_QUESTION: ("bonus-counts", "bonus-zeroed"),

@@ -260,6 +260,16 @@ def banker_step(
             break
 
 
+def banker_gain_from_payment(snapshot: Snapshot, state: NextSnapshot, payer: str, amount: int) -> None:
+    """A face-up Spice Banker's gain from one payment to the bank outside a battle (a leader revival)."""
+    if amount < BANKER_LEAST:
+        return
+    for banker in snapshot.factions:
+        leader_id = face_up_skills(snapshot, banker, None).get(SPICE_BANKER)
+        if banker != payer and leader_id is not None:
+            banker_gains_once(state, banker, leader_id, payer, amount, snapshot.phase.value)
+
+
 BANKER_COLLECTION_QUESTION = "spice-banker-collection-order"
 
 

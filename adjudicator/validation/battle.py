@@ -698,10 +698,16 @@ class BattleChecks(Checker):
         if resolution.cyborgs_lost is None:
             return
         ixians = self.s.factions.get(IXIANS)
-        if resolution.winner != IXIANS or ixians is None:
+        if ixians is None or not self.ixian_forces_won(resolution):
             self.add("wrong-decider", "only an Ixian winner swaps Suboids for lost Cyborgs", *where)
         elif not 0 < resolution.cyborgs_lost <= ixians.tanks.elite:
             self.add("decision-mismatch", "the Cyborgs lost are in the Ixian Tanks, at least one", *where)
+
+    def ixian_forces_won(self, resolution: Resolution) -> bool:
+        """The Ixians won, or Ecaz won dialing its Ixian ally's forces under Occupy (whose Cyborgs it lost)."""
+        ixians = self.s.factions.get(IXIANS)
+        ecaz = FactionId.ECAZ.value
+        return resolution.winner == IXIANS or (resolution.winner == ecaz and ixians is not None and ixians.ally == ecaz)
 
     def face_dancer_reading_record(self, resolution: Resolution) -> None:
         """`face_dancer_reading` is kept exactly while the face-dancer-reveal step remains after a battle
@@ -723,7 +729,7 @@ class BattleChecks(Checker):
         if current is None:
             return
         decision, battle, resolution = current
-        if decision.player != IXIANS or resolution.winner != IXIANS:
+        if decision.player != IXIANS or not self.ixian_forces_won(resolution):
             self.add("wrong-decider", "the Ixian winner decides the Suboid swap", "pending", "player")
             return
         swap = decision.as_(SuboidSwapDecision)
