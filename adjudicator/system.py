@@ -54,6 +54,7 @@ from adjudicator.rules.battle import (
     ruling,
     sectors,
     voice,
+    withdrawal,
 )
 from adjudicator.rules.moritani import extortion, retention, special
 
@@ -77,6 +78,7 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     outcome,
     occupy,
     choam_share,
+    withdrawal,
     cleanup,
     ruling,
     state,

@@ -93,6 +93,15 @@ class CasualtiesDecision(DecisionRecord):
 
 
 @dataclass(frozen=True, slots=True)
+class WithdrawalDecision(DecisionRecord):
+    """Which forces a side playing Harass and Withdraw dialed (the others return to its reserves)."""
+
+    territory: str | None = None
+
+    TYPE: ClassVar[DecisionType] = DecisionType.HARASS_WITHDRAWAL
+
+
+@dataclass(frozen=True, slots=True)
 class WinnerCardsDecision(DecisionRecord):
     """The winner's played cards it may keep."""
 
@@ -392,6 +401,7 @@ DECISION_RECORDS: Mapping[str, type[DecisionRecord]] = {
     for kind in (
         BattlePlanDecision,
         CasualtiesDecision,
+        WithdrawalDecision,
         WinnerCardsDecision,
         CaptureDecision,
         RetentionDecision,

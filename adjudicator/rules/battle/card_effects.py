@@ -182,14 +182,33 @@ def harass_before_explosion(choice: str) -> bool:
     return choice == "withdraw"
 
 
-@rule("battle.card.harass-and-withdraw")
 def withdraw(
     state: NextSnapshot, snapshot: Snapshot, battle: Battle, faction: str, sectors: frozenset[int] | None
 ) -> None:
-    (dialed,) = dialed_sets(snapshot, battle, faction)  # a choice left answers not-implemented first
-    state.withdraw_undialed(
-        faction, battle.territory, sectors, dialed["regular"], dialed["elite"], "battle.card.harass-and-withdraw"
-    )
+    (dialed,) = dialed_sets(snapshot, battle, faction)  # a choice left is the side's (withdrawal_chosen)
+    withdraw_chosen(state, faction, battle.territory, sectors, dialed["regular"], dialed["elite"])
+
+
+@rule("battle.card.harass-and-withdraw")
+def withdraw_chosen(
+    state: NextSnapshot, faction: str, territory: str, sectors: frozenset[int] | None, regular: int, elite: int
+) -> None:
+    state.withdraw_undialed(faction, territory, sectors, regular, elite, "battle.card.harass-and-withdraw")
+
+
+def withdrawal_options(snapshot: Snapshot, battle: Battle, faction: str) -> list[dict[str, int]]:
+    """The ways a side playing Harass and Withdraw may have made up its dial: the forces that stay."""
+    return dialed_sets(snapshot, battle, faction)
+
+
+def withdrawal_chosen(snapshot: Snapshot, battle: Battle, faction: str) -> bool:
+    """Whether the side's dial could be made up in more than one way: then it names its dialed forces."""
+    return len(withdrawal_options(snapshot, battle, faction)) > 1
+
+
+@rule("battle.card.harass-and-withdraw-choice")
+def names_dialed_forces(faction: str) -> str:
+    return faction
 
 
 def used_plan_cards(battle: Battle, result: BattleResult, reinforcements_choice: str | None) -> list[str]:
@@ -245,8 +264,6 @@ def unmodelled_plan_cards(snapshot: Snapshot, battle: Battle) -> list[tuple[str,
             missing.append(
                 ("the choice of the reserve forces Reinforcements sends to the Tanks", f"/snapshot/factions/{faction}")
             )
-        if card_in(plan, HARASS_AND_WITHDRAW) is not None and len(dialed_sets(snapshot, battle, faction)) > 1:
-            missing.append(("the choice of the dialed forces beside Harass and Withdraw", f"{path}/dial"))
         harassing = card_in(plan, HARASS_AND_WITHDRAW) is not None
         if occupied and (harassing or burner is not None):
             missing.append(("Stone Burner or Harass and Withdraw in a battle Ecaz Occupies", path))
