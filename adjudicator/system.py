@@ -35,6 +35,7 @@ from adjudicator.rules import (
 )
 from adjudicator.rules.battle import (
     atreides_karama,
+    card_choices,
     card_effects,
     choam_share,
     cleanup,
@@ -54,7 +55,6 @@ from adjudicator.rules.battle import (
     ruling,
     sectors,
     voice,
-    withdrawal,
 )
 from adjudicator.rules.moritani import extortion, retention, special
 
@@ -78,7 +78,7 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     outcome,
     occupy,
     choam_share,
-    withdrawal,
+    card_choices,
     cleanup,
     ruling,
     state,

@@ -367,6 +367,12 @@ class ResolutionSchema(Schema):
             "while its harass-withdrawal step is to come"
         }
     )
+    reinforcing = faction_field(
+        metadata={
+            "description": "the side that names the reserve forces its Reinforcements sends, kept while its "
+            "reinforcements-forces step is to come"
+        }
+    )
     face_dancer_reading = Choice(
         ["battle-sectors", "whole-territory"],
         metadata={
@@ -770,11 +776,13 @@ class ActionSchema(Schema):
     regular = count_field(
         20,
         "choose-casualties: regular forces lost; choose-withdrawal: regular forces dialed, which stay; "
+        "choose-reinforcements: regular reserve forces sent; "
         "trigger-tleilaxu-ambassador: forces revived",
     )
     elite = count_field(
         20,
         "choose-casualties: elite forces lost; choose-withdrawal: elite forces dialed, which stay; "
+        "choose-reinforcements: elite reserve forces sent; "
         "trigger-tleilaxu-ambassador: elite forces revived",
     )
     leader = id_field(

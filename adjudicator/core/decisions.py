@@ -102,6 +102,15 @@ class WithdrawalDecision(DecisionRecord):
 
 
 @dataclass(frozen=True, slots=True)
+class ReinforcementsDecision(DecisionRecord):
+    """Which of its reserve forces a side playing Reinforcements sends to the Tanks."""
+
+    territory: str | None = None
+
+    TYPE: ClassVar[DecisionType] = DecisionType.REINFORCEMENTS_FORCES
+
+
+@dataclass(frozen=True, slots=True)
 class WinnerCardsDecision(DecisionRecord):
     """The winner's played cards it may keep."""
 
@@ -402,6 +411,7 @@ DECISION_RECORDS: Mapping[str, type[DecisionRecord]] = {
         BattlePlanDecision,
         CasualtiesDecision,
         WithdrawalDecision,
+        ReinforcementsDecision,
         WinnerCardsDecision,
         CaptureDecision,
         RetentionDecision,

@@ -166,6 +166,7 @@ class Resolution(Record):
     cyborgs_lost: int | None = None
     face_dancer_reading: str | None = None
     withdrawing: str | None = None
+    reinforcing: str | None = None
 
     READ: ClassVar[Mapping[str, Any]] = {
         "result": BattleResult,
@@ -188,6 +189,7 @@ class Resolution(Record):
         "cyborgs_lost",
         "face_dancer_reading",
         "withdrawing",
+        "reinforcing",
     )
 
     def to_wire(self) -> dict[str, Any]:

@@ -21,6 +21,7 @@ from adjudicator.core.decisions import (
     FaceDancerReveal,
     GiftKaramaDecision,
     MentatAnswerDecision,
+    ReinforcementsDecision,
     SemutaOpportunity,
     SuboidSwapDecision,
     WinnerCardsDecision,
@@ -85,6 +86,7 @@ class BattleChecks(Checker):
             DecisionType.BATTLE_PLAN.value: self.battle_plan_decision,
             DecisionType.BATTLE_CASUALTIES.value: self.battle_cleanup_decision,
             DecisionType.HARASS_WITHDRAWAL.value: self.withdrawal_decision,
+            DecisionType.REINFORCEMENTS_FORCES.value: self.reinforcements_decision,
             DecisionType.WINNER_CARDS.value: self.battle_cleanup_decision,
             DecisionType.HARKONNEN_CAPTURE.value: self.battle_cleanup_decision,
             DecisionType.SEMUTA_OPPORTUNITY.value: self.semuta_decision,
@@ -699,6 +701,18 @@ class BattleChecks(Checker):
             self.add("wrong-decider", "the side recorded as withdrawing decides", "pending", "player")
             return
         territory = decision.as_(WithdrawalDecision).territory
+        if territory != battle.territory:
+            self.add("decision-mismatch", f"'territory' must be {battle.territory!r}", "pending", "territory")
+
+    def reinforcements_decision(self) -> None:
+        current = self.battle_step_answered()
+        if current is None:
+            return
+        decision, battle, resolution = current
+        if decision.player is None or decision.player != resolution.reinforcing:
+            self.add("wrong-decider", "the side recorded as reinforcing decides", "pending", "player")
+            return
+        territory = decision.as_(ReinforcementsDecision).territory
         if territory != battle.territory:
             self.add("decision-mismatch", f"'territory' must be {battle.territory!r}", "pending", "territory")
 

@@ -311,10 +311,11 @@ def apply_resolution(
         if partner is not None:
             occupy_side_loses(state, partner, territory, loser_loss_sectors(snapshot, partner, context))
 
+    reinforcing: str | None = None  # the side that names the reserve forces Reinforcements sends
     for faction in (battle.aggressor, battle.defender):
         card = card_in(battle.plans[faction], REINFORCEMENTS)
         if card is not None and card in res.used_cards:
-            pay_reinforcements(state, snapshot, faction, context)
+            reinforcing = pay_reinforcements(state, snapshot, faction, context) or reinforcing
 
     # support spice, and the cards of the sides without a win (Moritani's ally keeps its own reserved)
     retention = retention_step(
@@ -373,6 +374,8 @@ def apply_resolution(
         needed.add(DecisionType.AUDIT_PAYMENT.value)
     if withdrawing is not None:
         needed.add(DecisionType.HARASS_WITHDRAWAL.value)
+    if reinforcing is not None:
+        needed.add(DecisionType.REINFORCEMENTS_FORCES.value)
     if res.winner is not None:
         winner_plan = battle.plans[res.winner]
         decided_by_traitor = res.result is BattleResult.SINGLE_TRAITOR
@@ -505,6 +508,7 @@ def apply_resolution(
         duke_in_capture_pool=duke_drawable or unused_drawable,
         cyborgs_lost=cyborgs_lost,
         withdrawing=withdrawing,
+        reinforcing=reinforcing,
     )
     # the Face Dancer question reads the resolution just recorded (whether other steps precede it)
     if face_dancer_step(state):

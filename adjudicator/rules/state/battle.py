@@ -47,6 +47,7 @@ class BattleCardsState(WorkingCopy):
         duke_in_capture_pool: bool = False,
         cyborgs_lost: int = 0,
         withdrawing: str | None = None,
+        reinforcing: str | None = None,
     ) -> None:
         """Record what the battle decided and the cleanup steps to come (in the order given)."""
         resolution: dict[str, Any] = {
@@ -69,6 +70,8 @@ class BattleCardsState(WorkingCopy):
             resolution["cyborgs_lost"] = cyborgs_lost
         if withdrawing is not None:
             resolution["withdrawing"] = withdrawing
+        if reinforcing is not None:
+            resolution["reinforcing"] = reinforcing
         self.wire["battle"]["resolution"] = resolution
 
     def schedule_step(self, step: str) -> None:

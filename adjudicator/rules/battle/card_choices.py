@@ -1,21 +1,30 @@
-"""The `harass-withdrawal` cleanup decision: a side whose Harass and Withdraw leaves it more than one way
-to have made up its dial names the forces it dialed; the others go back to its reserves, then the losses
-that wait on the choice follow (the loser's remaining forces, the winner's dialed forces, or all of them
-in a Lasgun/Shield explosion). It opens on the revealed plans and the forces on the board, public facts."""
+"""The cleanup decisions the New Treachery Cards leave to their player: `harass-withdrawal`, where a
+side whose Harass and Withdraw leaves it more than one way to have made up its dial names the forces it
+dialed (the others go back to its reserves, then the losses that wait on the choice follow: the loser's
+remaining forces, the winner's dialed forces, or all of them in a Lasgun/Shield explosion), and
+`reinforcements-forces`, where a side with regular and elite forces in reserve names the 3 that
+Reinforcements sends to the Tanks. Both open on the revealed plans, the board and the reserves, public
+facts."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from adjudicator.core.action import Action, Context
-from adjudicator.core.decisions import WithdrawalDecision, opened
+from adjudicator.core.decisions import ReinforcementsDecision, WithdrawalDecision, opened
 from adjudicator.core.results import Adjudication
 from adjudicator.core.rulebook import DecisionKind, RuleModule
 from adjudicator.core.rulings import answers, ruled
 from adjudicator.core.snapshot import Snapshot
 from adjudicator.core.tracing import Trace
 from adjudicator.core.vocabulary import ActionType, BattleResult, DecisionType
-from adjudicator.rules.battle.card_effects import names_dialed_forces, withdraw_chosen, withdrawal_options
+from adjudicator.rules.battle.card_effects import (
+    names_dialed_forces,
+    names_reserve_forces,
+    reinforcements_options,
+    withdraw_chosen,
+    withdrawal_options,
+)
 from adjudicator.rules.battle.outcome import lose_dialed, loser_loses_everything
 from adjudicator.rules.battle.sectors import battle_sectors, loser_loss_sectors
 from adjudicator.rules.ixians import suboid_swap_offered
@@ -60,8 +69,47 @@ def _withdrawal_decision(state: NextSnapshot) -> dict[str, Any]:
     return opened(side, WithdrawalDecision(territory=state.battle_territory))
 
 
+@ruled(answers(DecisionType.REINFORCEMENTS_FORCES.value))
+def choose_reinforcements(snapshot: Snapshot, action: Action, context: Context, trace: Trace) -> Adjudication:
+    assert action.player is not None
+    state = NextSnapshot(snapshot)
+    faction = names_reserve_forces(action.player)
+    regular, elite = int(action.fields["regular"]), int(action.fields["elite"])
+    send_reinforcements(state, faction, regular, elite)
+    state.clear_resolution("reinforcing")
+    state.step_done()
+    summary = {"reinforcements": {"faction": faction, "regular": regular, "elite": elite}}
+    return finish(snapshot, state, {"battle": summary}, trace, context)
+
+
+def send_reinforcements(state: NextSnapshot, faction: str, regular: int, elite: int) -> None:
+    state.reserves_to_tanks(faction, regular, elite, "battle.card.reinforcements")
+
+
+def reinforcements_decision_options(snapshot: Snapshot, decision: Any) -> list[dict[str, Any]]:
+    return [
+        {"type": ActionType.CHOOSE_REINFORCEMENTS.value, "player": decision.player, **option}
+        for option in reinforcements_options(snapshot, decision.player)
+    ]
+
+
+def _reinforcements_decision(state: NextSnapshot) -> dict[str, Any]:
+    side = state.resolution.reinforcing
+    assert side is not None  # recorded with the step (battle_resolved)
+    return opened(side, ReinforcementsDecision(territory=state.battle_territory))
+
+
 DECLARED = RuleModule(
-    handlers={ActionType.CHOOSE_WITHDRAWAL: choose_withdrawal},
-    decisions={DecisionType.HARASS_WITHDRAWAL.value: DecisionKind(withdrawal_decision_options)},
-    steps={DecisionType.HARASS_WITHDRAWAL.value: _withdrawal_decision},
+    handlers={
+        ActionType.CHOOSE_WITHDRAWAL: choose_withdrawal,
+        ActionType.CHOOSE_REINFORCEMENTS: choose_reinforcements,
+    },
+    decisions={
+        DecisionType.HARASS_WITHDRAWAL.value: DecisionKind(withdrawal_decision_options),
+        DecisionType.REINFORCEMENTS_FORCES.value: DecisionKind(reinforcements_decision_options),
+    },
+    steps={
+        DecisionType.HARASS_WITHDRAWAL.value: _withdrawal_decision,
+        DecisionType.REINFORCEMENTS_FORCES.value: _reinforcements_decision,
+    },
 )
