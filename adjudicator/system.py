@@ -38,6 +38,7 @@ from adjudicator.rules import (
 from adjudicator.rules.battle import (
     atreides_karama,
     cache_cards,
+    card_choices,
     card_effects,
     choam_share,
     cleanup,
@@ -83,6 +84,7 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     outcome,
     occupy,
     choam_share,
+    card_choices,
     cleanup,
     ruling,
     state,

@@ -378,6 +378,18 @@ class ResolutionSchema(Schema):
     cyborgs_lost = count_field(
         7, "the Cyborgs the Ixian winner lost in this battle, kept while its Suboid swap is to come"
     )
+    withdrawing = faction_field(
+        metadata={
+            "description": "the side whose Harass and Withdraw leaves it to name the forces it dialed, kept "
+            "while its harass-withdrawal step is to come"
+        }
+    )
+    reinforcing = faction_field(
+        metadata={
+            "description": "the side that names the reserve forces its Reinforcements sends, kept while its "
+            "reinforcements-forces step is to come"
+        }
+    )
     face_dancer_reading = Choice(
         ["battle-sectors", "whole-territory"],
         metadata={
@@ -786,8 +798,18 @@ class ActionSchema(Schema):
         validate=validate.Length(max=10),
         metadata={"description": "force-winner-cards: cards the winner must discard"},
     )
-    regular = count_field(20, "choose-casualties: regular forces lost; trigger-tleilaxu-ambassador: forces revived")
-    elite = count_field(20, "choose-casualties: elite forces lost; trigger-tleilaxu-ambassador: elite forces revived")
+    regular = count_field(
+        20,
+        "choose-casualties: regular forces lost; choose-withdrawal: regular forces dialed, which stay; "
+        "choose-reinforcements: regular reserve forces sent; "
+        "trigger-tleilaxu-ambassador: forces revived",
+    )
+    elite = count_field(
+        20,
+        "choose-casualties: elite forces lost; choose-withdrawal: elite forces dialed, which stay; "
+        "choose-reinforcements: elite reserve forces sent; "
+        "trigger-tleilaxu-ambassador: elite forces revived",
+    )
     leader = id_field(
         "capture-leader: the drawn leader; lock-battle-plan: the leader; "
         "reveal-face-dancer: the Face Dancer revealed; trigger-tleilaxu-ambassador: the leader revived",

@@ -93,6 +93,24 @@ class CasualtiesDecision(DecisionRecord):
 
 
 @dataclass(frozen=True, slots=True)
+class WithdrawalDecision(DecisionRecord):
+    """Which forces a side playing Harass and Withdraw dialed (the others return to its reserves)."""
+
+    territory: str | None = None
+
+    TYPE: ClassVar[DecisionType] = DecisionType.HARASS_WITHDRAWAL
+
+
+@dataclass(frozen=True, slots=True)
+class ReinforcementsDecision(DecisionRecord):
+    """Which of its reserve forces a side playing Reinforcements sends to the Tanks."""
+
+    territory: str | None = None
+
+    TYPE: ClassVar[DecisionType] = DecisionType.REINFORCEMENTS_FORCES
+
+
+@dataclass(frozen=True, slots=True)
 class WinnerCardsDecision(DecisionRecord):
     """The winner's played cards it may keep."""
 
@@ -406,6 +424,8 @@ DECISION_RECORDS: Mapping[str, type[DecisionRecord]] = {
     for kind in (
         BattlePlanDecision,
         CasualtiesDecision,
+        WithdrawalDecision,
+        ReinforcementsDecision,
         WinnerCardsDecision,
         CaptureDecision,
         RetentionDecision,

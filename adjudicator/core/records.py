@@ -165,6 +165,8 @@ class Resolution(Record):
     semuta: tuple[SemutaBatch, ...] | None = None
     cyborgs_lost: int | None = None
     face_dancer_reading: str | None = None
+    withdrawing: str | None = None
+    reinforcing: str | None = None
 
     READ: ClassVar[Mapping[str, Any]] = {
         "result": BattleResult,
@@ -186,6 +188,8 @@ class Resolution(Record):
         "semuta",
         "cyborgs_lost",
         "face_dancer_reading",
+        "withdrawing",
+        "reinforcing",
     )
 
     def to_wire(self) -> dict[str, Any]:

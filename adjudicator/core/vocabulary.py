@@ -125,6 +125,8 @@ class ActionType(StrEnum):
     LOCK_BATTLE_PLAN = "lock-battle-plan"
     RESOLVE_BATTLE = "resolve-battle"
     CHOOSE_CASUALTIES = "choose-casualties"
+    CHOOSE_WITHDRAWAL = "choose-withdrawal"
+    CHOOSE_REINFORCEMENTS = "choose-reinforcements"
     KEEP_CARDS = "keep-cards"
     CAPTURE_LEADER = "capture-leader"
     RETAIN_CARD = "retain-card"
@@ -178,6 +180,8 @@ class DecisionType(StrEnum):
 
     BATTLE_PLAN = "battle-plan"
     BATTLE_CASUALTIES = "battle-casualties"
+    HARASS_WITHDRAWAL = "harass-withdrawal"
+    REINFORCEMENTS_FORCES = "reinforcements-forces"
     WINNER_CARDS = "winner-cards"
     HARKONNEN_CAPTURE = "harkonnen-capture"
     MORITANI_RETENTION = "moritani-retention"
@@ -209,17 +213,19 @@ class DecisionType(StrEnum):
 # The phases in which each decision type can be open, from where the rules open it: the choice of the
 # next battle, the steps before a battle's plans (the Mentat's question and its answer, Voice,
 # Prescience and their Karama windows), its plans and its cleanup steps (the Auditor's inspection,
-# casualties, the winner's cards, the Harkonnen capture, Moritani's retention and its Karama windows,
-# Semuta, Face Dancers, Sandmaster, Rihani, the Ixian Suboid swap) and the Karama window on the
-# Emperor's gift of spice in the Battle phase; Duke Vidal's acquisition and its Karama window as
-# Shipment and Movement ends (`end-shipment-movement`); the Terror placement and the Extortion payment
-# in the Mentat Pause. An answer that keeps a decision open (a CHOAM cash-in, a Karama pass) does not
-# change the phase.
+# Harass and Withdraw's dialed forces, Reinforcements' reserve forces, casualties, the winner's cards,
+# the Harkonnen capture, Moritani's retention and its Karama windows, Semuta, Face Dancers, Sandmaster,
+# Rihani, the Ixian Suboid swap) and the Karama window on the Emperor's gift of spice in the Battle
+# phase; Duke Vidal's acquisition and its Karama window as Shipment and Movement ends
+# (`end-shipment-movement`); the Terror placement and the Extortion payment in the Mentat Pause. An
+# answer that keeps a decision open (a CHOAM cash-in, a Karama pass) does not change the phase.
 _BATTLE = frozenset({Phase.BATTLE})
 DECISION_PHASES: Mapping[DecisionType, frozenset[Phase]] = MappingProxyType(
     {
         DecisionType.BATTLE_PLAN: _BATTLE,
         DecisionType.BATTLE_CASUALTIES: _BATTLE,
+        DecisionType.HARASS_WITHDRAWAL: _BATTLE,
+        DecisionType.REINFORCEMENTS_FORCES: _BATTLE,
         DecisionType.WINNER_CARDS: _BATTLE,
         DecisionType.HARKONNEN_CAPTURE: _BATTLE,
         DecisionType.MORITANI_RETENTION: _BATTLE,

@@ -21,9 +21,11 @@ from adjudicator.core.decisions import (
     FaceDancerReveal,
     GiftKaramaDecision,
     MentatAnswerDecision,
+    ReinforcementsDecision,
     SemutaOpportunity,
     SuboidSwapDecision,
     WinnerCardsDecision,
+    WithdrawalDecision,
 )
 from adjudicator.core.records import Resolution
 from adjudicator.core.snapshot import Battle
@@ -85,6 +87,8 @@ class BattleChecks(Checker):
         return {
             DecisionType.BATTLE_PLAN.value: self.battle_plan_decision,
             DecisionType.BATTLE_CASUALTIES.value: self.battle_cleanup_decision,
+            DecisionType.HARASS_WITHDRAWAL.value: self.withdrawal_decision,
+            DecisionType.REINFORCEMENTS_FORCES.value: self.reinforcements_decision,
             DecisionType.WINNER_CARDS.value: self.battle_cleanup_decision,
             DecisionType.HARKONNEN_CAPTURE.value: self.battle_cleanup_decision,
             DecisionType.SEMUTA_OPPORTUNITY.value: self.semuta_decision,
@@ -723,6 +727,30 @@ class BattleChecks(Checker):
                 "resolution",
                 "face_dancer_reading",
             )
+
+    def withdrawal_decision(self) -> None:
+        current = self.battle_step_answered()
+        if current is None:
+            return
+        decision, battle, resolution = current
+        if decision.player is None or decision.player != resolution.withdrawing:
+            self.add("wrong-decider", "the side recorded as withdrawing decides", "pending", "player")
+            return
+        territory = decision.as_(WithdrawalDecision).territory
+        if territory != battle.territory:
+            self.add("decision-mismatch", f"'territory' must be {battle.territory!r}", "pending", "territory")
+
+    def reinforcements_decision(self) -> None:
+        current = self.battle_step_answered()
+        if current is None:
+            return
+        decision, battle, resolution = current
+        if decision.player is None or decision.player != resolution.reinforcing:
+            self.add("wrong-decider", "the side recorded as reinforcing decides", "pending", "player")
+            return
+        territory = decision.as_(ReinforcementsDecision).territory
+        if territory != battle.territory:
+            self.add("decision-mismatch", f"'territory' must be {battle.territory!r}", "pending", "territory")
 
     def suboid_swap_decision(self) -> None:
         current = self.battle_step_answered()

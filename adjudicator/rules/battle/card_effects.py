@@ -147,14 +147,30 @@ def reinforcements_sent(snapshot: Snapshot, faction: str) -> tuple[int, int] | N
     return None
 
 
-def pay_reinforcements(state: NextSnapshot, snapshot: Snapshot, faction: str, context: Context) -> None:
+def reinforcements_options(snapshot: Snapshot, faction: str) -> list[dict[str, int]]:
+    """The (regular, elite) sets of its reserves a side may send for Reinforcements."""
+    reserves = snapshot.factions[faction].reserves
+    low = max(0, REINFORCEMENTS_COST - reserves.regular)
+    high = min(REINFORCEMENTS_COST, reserves.elite)
+    return [{"regular": REINFORCEMENTS_COST - elite, "elite": elite} for elite in range(low, high + 1)]
+
+
+@rule("battle.card.reinforcements-choice")
+def names_reserve_forces(faction: str) -> str:
+    return faction
+
+
+def pay_reinforcements(state: NextSnapshot, snapshot: Snapshot, faction: str, context: Context) -> str | None:
+    """Reinforcements' cost, or the side that names the reserve forces it sends (a later decision)."""
     sent = reinforcements_sent(snapshot, faction)
-    assert sent is not None  # the compositions with a choice left answer not-implemented first
+    if sent is None:
+        return names_reserve_forces(faction)
     token = snapshot.factions[faction].kwisatz_haderach
     counted = True
     if faction == FactionId.ATREIDES and snapshot.ruleset.advanced and token is not None and token.status == "inactive":
         counted = reinforcements_count_for_kwisatz_haderach(context.choice(REINFORCEMENTS_KH_QUESTION))
     state.reserves_to_tanks(faction, *sent, "battle.card.reinforcements", count_for_kwisatz_haderach=counted)
+    return None
 
 
 @rule("battle.card.reinforcements-kwisatz-haderach")
@@ -182,14 +198,33 @@ def harass_before_explosion(choice: str) -> bool:
     return choice == "withdraw"
 
 
-@rule("battle.card.harass-and-withdraw")
 def withdraw(
     state: NextSnapshot, snapshot: Snapshot, battle: Battle, faction: str, sectors: frozenset[int] | None
 ) -> None:
-    (dialed,) = dialed_sets(snapshot, battle, faction)  # a choice left answers not-implemented first
-    state.withdraw_undialed(
-        faction, battle.territory, sectors, dialed["regular"], dialed["elite"], "battle.card.harass-and-withdraw"
-    )
+    (dialed,) = dialed_sets(snapshot, battle, faction)  # a choice left is the side's (withdrawal_chosen)
+    withdraw_chosen(state, faction, battle.territory, sectors, dialed["regular"], dialed["elite"])
+
+
+@rule("battle.card.harass-and-withdraw")
+def withdraw_chosen(
+    state: NextSnapshot, faction: str, territory: str, sectors: frozenset[int] | None, regular: int, elite: int
+) -> None:
+    state.withdraw_undialed(faction, territory, sectors, regular, elite, "battle.card.harass-and-withdraw")
+
+
+def withdrawal_options(snapshot: Snapshot, battle: Battle, faction: str) -> list[dict[str, int]]:
+    """The ways a side playing Harass and Withdraw may have made up its dial: the forces that stay."""
+    return dialed_sets(snapshot, battle, faction)
+
+
+def withdrawal_chosen(snapshot: Snapshot, battle: Battle, faction: str) -> bool:
+    """Whether the side's dial could be made up in more than one way: then it names its dialed forces."""
+    return len(withdrawal_options(snapshot, battle, faction)) > 1
+
+
+@rule("battle.card.harass-and-withdraw-choice")
+def names_dialed_forces(faction: str) -> str:
+    return faction
 
 
 def used_plan_cards(battle: Battle, result: BattleResult, reinforcements_choice: str | None) -> list[str]:
@@ -241,12 +276,14 @@ def unmodelled_plan_cards(snapshot: Snapshot, battle: Battle) -> list[tuple[str,
         )
         if burner is not None and skilled:
             missing.append(("a leader skill in a battle with a Stone Burner", path))
-        if card_in(plan, REINFORCEMENTS) is not None and reinforcements_sent(snapshot, faction) is None:
+        reinforcing = card_in(plan, REINFORCEMENTS) is not None and reinforcements_sent(snapshot, faction) is None
+        if reinforcing and card_in(plan, HARASS_AND_WITHDRAW) is not None:
             missing.append(
-                ("the choice of the reserve forces Reinforcements sends to the Tanks", f"/snapshot/factions/{faction}")
+                (
+                    "the choice of the reserve forces Reinforcements sends beside its side's Harass and Withdraw",
+                    f"/snapshot/factions/{faction}",
+                )
             )
-        if card_in(plan, HARASS_AND_WITHDRAW) is not None and len(dialed_sets(snapshot, battle, faction)) > 1:
-            missing.append(("the choice of the dialed forces beside Harass and Withdraw", f"{path}/dial"))
         harassing = card_in(plan, HARASS_AND_WITHDRAW) is not None
         if occupied and (harassing or burner is not None):
             missing.append(("Stone Burner or Harass and Withdraw in a battle Ecaz Occupies", path))

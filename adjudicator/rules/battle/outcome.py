@@ -24,11 +24,13 @@ from adjudicator.rules.battle.card_effects import (
     dialed_sets,
     harass_before_explosion,
     harass_in_effect,
+    names_dialed_forces,
     pay_reinforcements,
     stone_burner_bounty,
     stone_burner_kills,
     stone_burner_kills_kwisatz_haderach,
     withdraw,
+    withdrawal_chosen,
 )
 from adjudicator.rules.battle.choam_share import CHOAM, SupportPayment, choam_portions, choam_share_in_play
 from adjudicator.rules.battle.occupy import occupy_partner, occupy_side_loses, occupy_winner_losses
@@ -277,14 +279,19 @@ def apply_resolution(
         if amount:
             paid[res.winner] = amount
 
-    # forces (Harass and Withdraw first takes its side's undialed forces back to its reserves)
+    # forces (Harass and Withdraw first takes its side's undialed forces back to its reserves; when its
+    # dial could be made up in more than one way, the side chooses, and its losses wait for the choice)
+    withdrawing: str | None = None
     for faction in (battle.aggressor, battle.defender):
         if not harass_in_effect(battle, faction):
             continue
         if not res.explosion or harass_before_explosion(context.choice(HARASS_EXPLOSION_QUESTION)):
-            withdraw(state, snapshot, battle, faction, covered)
+            if withdrawal_chosen(snapshot, battle, faction):
+                withdrawing = names_dialed_forces(faction)
+            else:
+                withdraw(state, snapshot, battle, faction, covered)
     if res.explosion:
-        for faction in sorted({s.faction for s in snapshot.forces if s.territory == territory}):
+        for faction in sorted({s.faction for s in snapshot.forces if s.territory == territory} - {withdrawing}):
             counted = faction in (battle.aggressor, battle.defender) or not bystander_question_open(snapshot, faction)
             if not counted:
                 counted = bystander_losses_count(context.choice(KH_BYSTANDER_QUESTION))
@@ -302,16 +309,17 @@ def apply_resolution(
             partner = occupy_partner(snapshot, battle, faction)
             if partner is not None:
                 occupy_side_loses(state, partner, territory, loser_loss_sectors(snapshot, partner, context))
-    if res.loser is not None:
+    if res.loser is not None and res.loser != withdrawing:
         loser_loses_everything(state, res.loser, territory, loser_loss_sectors(snapshot, res.loser, context))
         partner = occupy_partner(snapshot, battle, res.loser)
         if partner is not None:
             occupy_side_loses(state, partner, territory, loser_loss_sectors(snapshot, partner, context))
 
+    reinforcing: str | None = None  # the side that names the reserve forces Reinforcements sends
     for faction in (battle.aggressor, battle.defender):
         card = card_in(battle.plans[faction], REINFORCEMENTS)
         if card is not None and card in res.used_cards:
-            pay_reinforcements(state, snapshot, faction, context)
+            reinforcing = pay_reinforcements(state, snapshot, faction, context) or reinforcing
 
     # support spice, and the cards of the sides without a win (Moritani's ally keeps its own reserved)
     retention = retention_step(
@@ -368,6 +376,10 @@ def apply_resolution(
     rihani: RihaniRecord | None = None
     if audit_step(state, battle, any(leader == AUDITOR for leader, _, _ in killed), context):
         needed.add(DecisionType.AUDIT_PAYMENT.value)
+    if withdrawing is not None:
+        needed.add(DecisionType.HARASS_WITHDRAWAL.value)
+    if reinforcing is not None:
+        needed.add(DecisionType.REINFORCEMENTS_FORCES.value)
     if res.winner is not None:
         winner_plan = battle.plans[res.winner]
         decided_by_traitor = res.result is BattleResult.SINGLE_TRAITOR
@@ -386,7 +398,7 @@ def apply_resolution(
                 green = slot == "weapon" and green_special(card)  # a Planetologist's card
                 rule_id = "skills.planetologist.discard" if green else "battle.cards.winner-may-keep"
                 state.discard_from_plan(res.winner, slot, rule_id)
-        if res.result is BattleResult.DECIDED:
+        if res.result is BattleResult.DECIDED and res.winner != withdrawing:
             options = casualty_options(snapshot, battle, res.winner)
             if len(options) == 1:
                 loss = options[0]
@@ -499,6 +511,8 @@ def apply_resolution(
         rihani=rihani,
         duke_in_capture_pool=duke_drawable or unused_drawable,
         cyborgs_lost=cyborgs_lost,
+        withdrawing=withdrawing,
+        reinforcing=reinforcing,
     )
     # the Face Dancer question reads the resolution just recorded (whether other steps precede it)
     if face_dancer_step(state):

@@ -43,10 +43,15 @@ PRELUDE_ORDER: tuple[str, ...] = (
 
 # The cleanup steps of a resolved battle, in the order they are taken, each only when it has a choice
 # (base rulebook pp.10-11 for the winner's casualties and cards; the Auditor's inspection before them
-# and the other expansion steps after them, as the rules register's cleanup-order entries state). A step
+# and the other expansion steps after them, as the rules register's cleanup-order entries state; the
+# choice of the forces a Harass and Withdraw side dialed before the losses that follow from it, rule
+# battle.card.harass-and-withdraw-choice, and the reserve forces Reinforcements sends beside them, rule
+# battle.card.reinforcements-choice). A step
 # may hand over to its follow-up in place, and a Semuta opportunity interrupts whichever step is next.
 CLEANUP_ORDER: tuple[str, ...] = (
     DecisionType.AUDIT_PAYMENT.value,
+    DecisionType.HARASS_WITHDRAWAL.value,
+    DecisionType.REINFORCEMENTS_FORCES.value,
     DecisionType.BATTLE_CASUALTIES.value,
     DecisionType.SUBOID_SWAP.value,
     DecisionType.MORITANI_SPECIAL_KARAMA.value,

@@ -46,6 +46,8 @@ class BattleCardsState(WorkingCopy):
         rihani: RihaniRecord | None = None,
         duke_in_capture_pool: bool = False,
         cyborgs_lost: int = 0,
+        withdrawing: str | None = None,
+        reinforcing: str | None = None,
     ) -> None:
         """Record what the battle decided and the cleanup steps to come (in the order given)."""
         resolution: dict[str, Any] = {
@@ -66,6 +68,10 @@ class BattleCardsState(WorkingCopy):
             resolution["duke_in_capture_pool"] = True
         if cyborgs_lost:
             resolution["cyborgs_lost"] = cyborgs_lost
+        if withdrawing is not None:
+            resolution["withdrawing"] = withdrawing
+        if reinforcing is not None:
+            resolution["reinforcing"] = reinforcing
         self.wire["battle"]["resolution"] = resolution
 
     def schedule_step(self, step: str) -> None:
@@ -74,6 +80,12 @@ class BattleCardsState(WorkingCopy):
         rank = CLEANUP_ORDER.index(step)
         later = (i for i, s in enumerate(steps) if s in CLEANUP_ORDER and CLEANUP_ORDER.index(s) > rank)
         steps.insert(next(later, len(steps)), step)
+
+    @property
+    def combatants(self) -> tuple[str, str]:
+        """The battle's aggressor and defender."""
+        battle = self.wire["battle"]
+        return str(battle["aggressor"]), str(battle["defender"])
 
     @property
     def winner(self) -> str | None:

@@ -1,0 +1,115 @@
+"""The cleanup decisions the New Treachery Cards leave to their player: `harass-withdrawal`, where a
+side whose Harass and Withdraw leaves it more than one way to have made up its dial names the forces it
+dialed (the others go back to its reserves, then the losses that wait on the choice follow: the loser's
+remaining forces, the winner's dialed forces, or all of them in a Lasgun/Shield explosion), and
+`reinforcements-forces`, where a side with regular and elite forces in reserve names the 3 that
+Reinforcements sends to the Tanks. Both open on the revealed plans, the board and the reserves, public
+facts."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from adjudicator.core.action import Action, Context
+from adjudicator.core.decisions import ReinforcementsDecision, WithdrawalDecision, opened
+from adjudicator.core.results import Adjudication
+from adjudicator.core.rulebook import DecisionKind, RuleModule
+from adjudicator.core.rulings import answers, ruled
+from adjudicator.core.snapshot import Snapshot
+from adjudicator.core.tracing import Trace
+from adjudicator.core.vocabulary import ActionType, BattleResult, DecisionType
+from adjudicator.rules.battle.card_effects import (
+    names_dialed_forces,
+    names_reserve_forces,
+    reinforcements_options,
+    withdraw_chosen,
+    withdrawal_options,
+)
+from adjudicator.rules.battle.outcome import lose_dialed, loser_loses_everything
+from adjudicator.rules.battle.sectors import battle_sectors, loser_loss_sectors
+from adjudicator.rules.ixians import suboid_swap_offered
+from adjudicator.rules.state import NextSnapshot, finish
+
+
+@ruled(answers(DecisionType.HARASS_WITHDRAWAL.value))
+def choose_withdrawal(snapshot: Snapshot, action: Action, context: Context, trace: Trace) -> Adjudication:
+    battle = snapshot.battle
+    assert battle is not None and battle.resolution is not None and action.player is not None
+    state = NextSnapshot(snapshot)
+    faction, resolution = action.player, battle.resolution
+    regular, elite = int(action.fields["regular"]), int(action.fields["elite"])
+    territory, covered = battle.territory, battle_sectors(snapshot)
+    withdraw_chosen(state, names_dialed_forces(faction), territory, covered, regular, elite)
+    if resolution.result == BattleResult.EXPLOSION:
+        state.forces_to_tanks(faction, territory, "battle.explosion.lasgun-shield")
+    elif faction == resolution.loser:
+        loser_loses_everything(state, faction, territory, loser_loss_sectors(snapshot, faction, context))
+    elif faction == resolution.winner and resolution.result == BattleResult.DECIDED:
+        elite_lost = lose_dialed(snapshot, state, faction, territory, regular, elite, covered, context)
+        if suboid_swap_offered(state, faction, territory, elite_lost):
+            state.update_resolution(cyborgs_lost=elite_lost)
+            state.schedule_step(DecisionType.SUBOID_SWAP.value)
+    state.clear_resolution("withdrawing")
+    state.step_done()
+    summary = {"withdrawal": {"faction": faction, "regular": regular, "elite": elite}}
+    return finish(snapshot, state, {"battle": summary}, trace, context)
+
+
+def withdrawal_decision_options(snapshot: Snapshot, decision: Any) -> list[dict[str, Any]]:
+    assert snapshot.battle is not None
+    return [
+        {"type": ActionType.CHOOSE_WITHDRAWAL.value, "player": decision.player, **option}
+        for option in withdrawal_options(snapshot, snapshot.battle, decision.player)
+    ]
+
+
+def _withdrawal_decision(state: NextSnapshot) -> dict[str, Any]:
+    side = state.resolution.withdrawing
+    assert side is not None  # recorded with the step (battle_resolved)
+    return opened(side, WithdrawalDecision(territory=state.battle_territory))
+
+
+@ruled(answers(DecisionType.REINFORCEMENTS_FORCES.value))
+def choose_reinforcements(snapshot: Snapshot, action: Action, context: Context, trace: Trace) -> Adjudication:
+    assert action.player is not None
+    state = NextSnapshot(snapshot)
+    faction = names_reserve_forces(action.player)
+    regular, elite = int(action.fields["regular"]), int(action.fields["elite"])
+    send_reinforcements(state, faction, regular, elite)
+    state.clear_resolution("reinforcing")
+    state.step_done()
+    summary = {"reinforcements": {"faction": faction, "regular": regular, "elite": elite}}
+    return finish(snapshot, state, {"battle": summary}, trace, context)
+
+
+def send_reinforcements(state: NextSnapshot, faction: str, regular: int, elite: int) -> None:
+    state.reserves_to_tanks(faction, regular, elite, "battle.card.reinforcements")
+
+
+def reinforcements_decision_options(snapshot: Snapshot, decision: Any) -> list[dict[str, Any]]:
+    return [
+        {"type": ActionType.CHOOSE_REINFORCEMENTS.value, "player": decision.player, **option}
+        for option in reinforcements_options(snapshot, decision.player)
+    ]
+
+
+def _reinforcements_decision(state: NextSnapshot) -> dict[str, Any]:
+    side = state.resolution.reinforcing
+    assert side is not None  # recorded with the step (battle_resolved)
+    return opened(side, ReinforcementsDecision(territory=state.battle_territory))
+
+
+DECLARED = RuleModule(
+    handlers={
+        ActionType.CHOOSE_WITHDRAWAL: choose_withdrawal,
+        ActionType.CHOOSE_REINFORCEMENTS: choose_reinforcements,
+    },
+    decisions={
+        DecisionType.HARASS_WITHDRAWAL.value: DecisionKind(withdrawal_decision_options),
+        DecisionType.REINFORCEMENTS_FORCES.value: DecisionKind(reinforcements_decision_options),
+    },
+    steps={
+        DecisionType.HARASS_WITHDRAWAL.value: _withdrawal_decision,
+        DecisionType.REINFORCEMENTS_FORCES.value: _reinforcements_decision,
+    },
+)
