@@ -47,12 +47,14 @@ def window_order(sides: tuple[str, ...]) -> tuple[str, ...]:
     return sides
 
 
-def poison_pool(leaders: Mapping[str, LeaderState], faction: str, territory: str) -> list[str]:
-    """The faction's own leaders that could fight in this territory: alive, and not committed to
-    another one."""
+def poison_pool(leaders: Mapping[str, LeaderState], faction: str, territory: str, advanced: bool) -> list[str]:
+    """The faction's own leaders that could fight in this territory: alive, in the game (the Auditor
+    only in the advanced game), not serving the Tleilaxu as a ghola, and not committed to another one."""
     pool = []
     for leader in catalog().leaders_of(faction):
         entry = leaders.get(leader.id)
+        if (leader.advanced_only and not advanced) or (entry is not None and entry.ghola):
+            continue
         if (
             entry is None
             or entry.status is LeaderStatus.AVAILABLE
@@ -63,12 +65,12 @@ def poison_pool(leaders: Mapping[str, LeaderState], faction: str, territory: str
 
 
 def playable_cards(
-    hand: Iterable[str], faction: str, battle: Battle, opposing_leaders: Mapping[str, LeaderState]
+    hand: Iterable[str], faction: str, battle: Battle, opposing_leaders: Mapping[str, LeaderState], advanced: bool
 ) -> tuple[str, ...]:
     """The cards of a side's hand it may play in the window: a Residual Poison while the opposing side
     has a leader to take, a Juice of Sapho while it is the defender."""
     opponent = battle.defender if faction == battle.aggressor else battle.aggressor
-    pool = poison_pool(opposing_leaders, opponent, battle.territory)
+    pool = poison_pool(opposing_leaders, opponent, battle.territory, advanced)
     return tuple(
         card
         for card in hand
@@ -80,7 +82,13 @@ def snapshot_playable(snapshot: Snapshot, faction: str) -> tuple[str, ...]:
     battle = snapshot.battle
     assert battle is not None
     opponent = battle.defender if faction == battle.aggressor else battle.aggressor
-    return playable_cards(snapshot.factions[faction].hand, faction, battle, snapshot.factions[opponent].leaders)
+    return playable_cards(
+        snapshot.factions[faction].hand,
+        faction,
+        battle,
+        snapshot.factions[opponent].leaders,
+        snapshot.ruleset.advanced,
+    )
 
 
 def _asked(state: NextSnapshot, responders: tuple[str, ...]) -> dict[str, Any]:
@@ -161,7 +169,7 @@ def answer_window(snapshot: Snapshot, action: Action, context: Context, trace: T
     if action.type is ActionType.PLAY_RESIDUAL_POISON:
         opponent = window.opponent or (battle.defender if player == battle.aggressor else battle.aggressor)
         context.choice(POOL_QUESTION)
-        pool = poison_pool(state.leader_states(opponent), opponent, battle.territory)
+        pool = poison_pool(state.leader_states(opponent), opponent, battle.territory, snapshot.ruleset.advanced)
         leader = draw_victim(pool, snapshot.seed, snapshot.turn, battle.territory)
         poisoned(state, leader)
         summary = {"pre_battle_cards": {"residual_poison": {"by": player, "leader": leader, "owner": opponent}}}
