@@ -395,8 +395,8 @@ def _diplomat_copy(
 
 
 def _saves_leader(battle: Battle, sides: dict[str, Side], copied: Side, protects: bool, burn: bool) -> bool:
-    """Whether a side's leader, killed by the weapons without the copied defense, survives with it
-    (the trial runs of the weapon chain stay out of the rulings)."""
+    """Whether a side's leader (not a Cheap Hero), killed by the weapons without the copied defense,
+    survives with it (the trial runs of the weapon chain stay out of the rulings)."""
 
     def killed(trial: dict[str, Side]) -> bool:
         fresh = {f: replace(s, killed_by=None) for f, s in trial.items()}
@@ -404,6 +404,8 @@ def _saves_leader(battle: Battle, sides: dict[str, Side], copied: Side, protects
             _kill_leaders(fresh[battle.aggressor], fresh[battle.defender], protects, burn)
         return fresh[copied.faction].killed_by is not None
 
+    if copied.plan.leader is None:
+        return False  # a Cheap Hero is discarded whether it survives or not
     return killed(sides) and not killed({**sides, copied.faction: copied})
 
 
