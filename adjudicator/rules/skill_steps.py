@@ -168,9 +168,39 @@ def forces_saved(
     )
 
 
-# --- face-up skills not modelled yet, asked only when their trigger can occur in this battle ----------
+# --- Diplomat (face up) ----------------------------------------------------------------------------
 
 DIPLOMAT = "diplomat"
+DIPLOMAT_QUESTION = "diplomat-copy-election"
+
+
+def diplomat_worthless(snapshot: Snapshot, battle: Battle, faction: str) -> str | None:
+    """The Worthless card a combatant's face-up Diplomat may count as the opponent's defense: the side
+    played no defense (an empty slot or a Worthless card there) and the opponent a defense that is not
+    Worthless; the defense slot's Worthless card first, else the weapon slot's."""
+    combatants = (battle.aggressor, battle.defender)
+    if faction not in combatants or DIPLOMAT not in face_up_skills(snapshot, faction, battle.plans[faction].leader):
+        return None
+    plan = battle.plans[faction]
+    opponent = battle.plans[combatants[1] if faction == combatants[0] else combatants[0]]
+    if plan.defense is not None and not _worthless(plan.defense):
+        return None
+    if opponent.defense is None or _worthless(opponent.defense):
+        return None
+    return next((card for card in (plan.defense, plan.weapon) if card is not None and _worthless(card)), None)
+
+
+@rule("skills.diplomat.face-up")
+def diplomat_copies_defense(faction: str, worthless: str, copied: str) -> tuple[str, str]:
+    return worthless, copied
+
+
+@rule("skills.diplomat.face-up-election")
+def diplomat_copy_always(choice: str) -> bool:
+    return choice == "always-counts"
+
+
+# --- face-up skills not modelled yet, asked only when their trigger can occur in this battle ----------
 SPICE_BANKER = "spice-banker"
 BANKER_LEAST = 4  # a payment to the bank of this much or more
 BUREAUCRAT_LEAST = 5  # a payment to another faction of this much or more
@@ -191,17 +221,11 @@ def _payers(plan: Plan, faction: str, ally: str | None) -> list[tuple[str, int]]
 
 def untriggered_out(snapshot: Snapshot, battle: Battle, faction: str, skill: str) -> bool:
     """Whether a face-up skill of `faction` that is not modelled yet cannot act in this battle (so it
-    need not stop the ruling): a Diplomat without a Worthless card to count as the opponent's defense,
-    a Bureaucrat with no payment of 5 or more that could reach a faction other than its own."""
+    need not stop the ruling): a Bureaucrat with no payment of 5 or more that could reach a faction
+    other than its own."""
     combatants = (battle.aggressor, battle.defender)
     if faction not in combatants and skill != BUREAUCRAT:
         return True  # the other skills act only in their own faction's battle
-    if skill == DIPLOMAT:
-        plan = battle.plans[faction]
-        opponent = battle.plans[combatants[1] if faction == combatants[0] else combatants[0]]
-        no_defense = plan.defense is None or _worthless(plan.defense)
-        has_worthless = _worthless(plan.weapon) or _worthless(plan.defense)
-        return not (no_defense and has_worthless and opponent.defense is not None and not _worthless(opponent.defense))
     if skill != BUREAUCRAT:
         return False
     if not snapshot.ruleset.advanced:
@@ -302,5 +326,6 @@ DECLARED = RuleModule(
         SUK_FORCES_QUESTION: ("elite-first",),
         BANKER_CHOAM_QUESTION: ("bank-part", "whole-payment"),
         BANKER_COLLECTION_QUESTION: ("turn-end",),
+        DIPLOMAT_QUESTION: ("when-it-protects", "always-counts"),
     },
 )

@@ -7,7 +7,7 @@ another leader fights does nothing. A captured skilled leader gives its captor t
 alone. Modelled here: Mentat (+2), Bureaucrat (-1 to the opponent per stronghold it occupies),
 Sandmaster (+3 spice on the battle territory's pile) and Rihani Decipherer (a private look at two
 Traitor deck cards, and a Traitor exchange); the skills that add to a leader's strength are in
-`skill_bonuses`; the Smuggler, the Suk Graduate and the face-up Spice Banker are in `skill_steps`;
+`skill_bonuses`; the Smuggler, the Suk Graduate, the face-up Spice Banker and the face-up Diplomat are in `skill_steps`;
 a face-up Mentat's question before the plans is a step of its own (`rules/battle/mentat_question.py`).
 Other skills that change a battle are answered `not-implemented` by the battle module.
 
@@ -42,7 +42,7 @@ SANDMASTER = "sandmaster"
 RIHANI = "rihani-decipherer"
 MODELLED_BATTLE_SKILLS = frozenset({MENTAT, BUREAUCRAT, SANDMASTER, RIHANI, "smuggler", "suk-graduate"})
 # face-up (normal) effects that change a battle and are not modelled yet
-UNMODELLED_NORMAL_IN_BATTLE = frozenset({"diplomat"})
+UNMODELLED_NORMAL_IN_BATTLE: frozenset[str] = frozenset()
 SANDMASTER_SPICE = 3
 
 ARTILLERY_QUESTION = "mentat-artillery"

@@ -393,6 +393,9 @@ def apply_resolution(
                 and traitor_winner_keeps_cheap_hero(context.choice(TRAITOR_CHEAP_HERO_QUESTION))
             ):
                 continue  # offered with the winner's other cards
+            if card in res.diplomat.values():  # counted as the opponent's defense, then discarded
+                state.discard_from_plan(res.winner, slot, "skills.diplomat.face-up")
+                continue
             used = card in res.used_cards
             if not can_retain_battle_card(card, used=used, decided_by_traitor=decided_by_traitor):
                 green = slot == "weapon" and green_special(card)  # a Planetologist's card

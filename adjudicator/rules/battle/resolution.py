@@ -5,14 +5,14 @@ their quote lines, and the winner. Pure: it reads the snapshot and changes nothi
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from adjudicator.core.action import Context
 from adjudicator.core.catalog import card_kind, catalog
 from adjudicator.core.rulebook import RuleModule
 from adjudicator.core.snapshot import Battle, Plan, Snapshot, halves_to_number
-from adjudicator.core.tracing import rule
+from adjudicator.core.tracing import rule, tracing
 from adjudicator.core.vocabulary import BattleResult
 from adjudicator.rules.battle.card_effects import (
     BURNER_CAUSE,
@@ -37,6 +37,12 @@ from adjudicator.rules.cards import (
     weapon_effect,
 )
 from adjudicator.rules.skill_bonuses import bonus_lines, several_bonuses
+from adjudicator.rules.skill_steps import (
+    DIPLOMAT_QUESTION,
+    diplomat_copies_defense,
+    diplomat_copy_always,
+    diplomat_worthless,
+)
 from adjudicator.rules.skills import skill_lines, skills_on
 
 TOOTH_QUESTION = "poison-tooth-chemistry"
@@ -75,6 +81,7 @@ class Resolution:
     quote: dict[str, list[dict[str, Any]]] = field(default_factory=dict)  # each side's lines, as answered
     traitor: str | None = None  # the betrayed leader, single traitor
     explosion: bool = False  # every force and all spice in the territory are destroyed
+    diplomat: dict[str, str] = field(default_factory=dict)  # faction -> its Worthless card counted as a defense
 
 
 def _leader_value_halves(snapshot: Snapshot, plan: Plan, opposing: Plan) -> int:
@@ -312,9 +319,9 @@ def resolve(snapshot: Snapshot, battle: Battle, context: Context) -> Resolution:
         )
     chemistry_protects = context.choice(TOOTH_QUESTION) == "chemistry-protects"
     burner = stone_burner_player(battle) is not None
-    artillery = _kill_leaders(
-        sides[aggressor], sides[defender], chemistry_protects, burner and stone_burner_kills(battle)
-    )
+    burn = burner and stone_burner_kills(battle)
+    diplomat = _diplomat_copy(snapshot, battle, sides, chemistry_protects, burn, context)
+    artillery = _kill_leaders(sides[aggressor], sides[defender], chemistry_protects, burn)
     if burner:  # the sides' undialed forces decide it (skills and Occupy beside it answer not-implemented)
         lines = {
             f: stone_burner_lines(snapshot, battle, f, s.plan.leader or s.plan.cheap_hero, context)
@@ -346,6 +353,7 @@ def resolve(snapshot: Snapshot, battle: Battle, context: Context) -> Resolution:
     ]
     if plays_plan_cards(battle):
         used += [c for c in _used(battle, BattleResult.DECIDED, reinforced, context) if c not in used]
+    used += [card for card in diplomat.values() if card not in used]
     return Resolution(
         BattleResult.DECIDED,
         winner,
@@ -355,7 +363,50 @@ def resolve(snapshot: Snapshot, battle: Battle, context: Context) -> Resolution:
         artillery=artillery,
         used_cards=used,
         quote=quote,
+        diplomat=diplomat,
     )
+
+
+def _diplomat_copy(
+    snapshot: Snapshot, battle: Battle, sides: dict[str, Side], chemistry_protects: bool, burn: bool, context: Context
+) -> dict[str, str]:
+    """A face-up Diplomat's Worthless card counted as a copy of the opponent's defense (replacing the
+    side's entry in `sides`): always, or only when it saves the side's leader (question
+    diplomat-copy-election). The copy never sets off an explosion: a copied Shield means the opponent
+    played one."""
+    for faction in sides:
+        worthless = diplomat_worthless(snapshot, battle, faction)
+        if worthless is None:
+            continue
+        opponent = battle.defender if faction == battle.aggressor else battle.aggressor
+        copied_card = battle.plans[opponent].defense
+        assert copied_card is not None
+        defense = defense_effect(copied_card)
+        side = sides[faction]
+        copied = replace(side, protects=defense.protects, shield=defense.is_shield, chemistry=defense.is_chemistry)
+        if not diplomat_copy_always(context.choice(DIPLOMAT_QUESTION)) and not _saves_leader(
+            battle, sides, copied, chemistry_protects, burn
+        ):
+            continue
+        sides[faction] = copied
+        diplomat_copies_defense(faction, worthless, copied_card)
+        return {faction: worthless}
+    return {}
+
+
+def _saves_leader(battle: Battle, sides: dict[str, Side], copied: Side, protects: bool, burn: bool) -> bool:
+    """Whether a side's leader (not a Cheap Hero), killed by the weapons without the copied defense,
+    survives with it (the trial runs of the weapon chain stay out of the rulings)."""
+
+    def killed(trial: dict[str, Side]) -> bool:
+        fresh = {f: replace(s, killed_by=None) for f, s in trial.items()}
+        with tracing():
+            _kill_leaders(fresh[battle.aggressor], fresh[battle.defender], protects, burn)
+        return fresh[copied.faction].killed_by is not None
+
+    if copied.plan.leader is None:
+        return False  # a Cheap Hero is discarded whether it survives or not
+    return killed(sides) and not killed({**sides, copied.faction: copied})
 
 
 def _used(battle: Battle, result: BattleResult, reinforced: bool, context: Context) -> list[str]:
