@@ -21,11 +21,9 @@ from adjudicator.core.decisions import (
     FaceDancerReveal,
     GiftKaramaDecision,
     MentatAnswerDecision,
-    ReinforcementsDecision,
     SemutaOpportunity,
     SuboidSwapDecision,
     WinnerCardsDecision,
-    WithdrawalDecision,
 )
 from adjudicator.core.records import Resolution
 from adjudicator.core.snapshot import Battle
@@ -729,27 +727,22 @@ class BattleChecks(Checker):
             )
 
     def withdrawal_decision(self) -> None:
-        current = self.battle_step_answered()
-        if current is None:
-            return
-        decision, battle, resolution = current
-        if decision.player is None or decision.player != resolution.withdrawing:
-            self.add("wrong-decider", "the side recorded as withdrawing decides", "pending", "player")
-            return
-        territory = decision.as_(WithdrawalDecision).territory
-        if territory != battle.territory:
-            self.add("decision-mismatch", f"'territory' must be {battle.territory!r}", "pending", "territory")
+        self.recorded_side_decision("withdrawing")
 
     def reinforcements_decision(self) -> None:
+        self.recorded_side_decision("reinforcing")
+
+    def recorded_side_decision(self, role: str) -> None:
+        """A card choice after the reveal (Harass and Withdraw, Reinforcements): asked of the side the
+        resolution records under `role`, about the battle's territory."""
         current = self.battle_step_answered()
         if current is None:
             return
         decision, battle, resolution = current
-        if decision.player is None or decision.player != resolution.reinforcing:
-            self.add("wrong-decider", "the side recorded as reinforcing decides", "pending", "player")
+        if decision.player is None or decision.player != getattr(resolution, role):
+            self.add("wrong-decider", f"the side recorded as {role} decides", "pending", "player")
             return
-        territory = decision.as_(ReinforcementsDecision).territory
-        if territory != battle.territory:
+        if decision.fields.get("territory") != battle.territory:
             self.add("decision-mismatch", f"'territory' must be {battle.territory!r}", "pending", "territory")
 
     def suboid_swap_decision(self) -> None:

@@ -296,6 +296,32 @@ class WorkingCopy:
         self.wire["pending"] = decision
 
     # forces
+    def lift_forces(
+        self, faction: str, territory: str, regular: int | None, elite: int | None, sectors: frozenset[int] | None
+    ) -> tuple[int, int]:
+        """Take up to `regular` and `elite` forces (None: all) of a faction off a territory (only in
+        `sectors`, if given), stack by stack in the board's order: the (regular, elite) taken."""
+        want_regular = regular if regular is not None else 10**6
+        want_elite = elite if elite is not None else 10**6
+        taken_regular = taken_elite = 0
+        kept = []
+        for stack in self.wire["forces"]:
+            if (
+                stack["faction"] == faction
+                and stack["territory"] == territory
+                and (sectors is None or stack["sector"] in sectors)
+            ):
+                take_r = min(stack["regular"], want_regular - taken_regular)
+                take_e = min(stack["elite"], want_elite - taken_elite)
+                stack = {**stack, "regular": stack["regular"] - take_r, "elite": stack["elite"] - take_e}
+                taken_regular += take_r
+                taken_elite += take_e
+                if stack["regular"] == 0 and stack["elite"] == 0:
+                    continue
+            kept.append(stack)
+        self.wire["forces"] = kept
+        return taken_regular, taken_elite
+
     def forces_to_tanks(
         self,
         faction: str,
@@ -308,25 +334,7 @@ class WorkingCopy:
     ) -> tuple[int, int]:
         """Move forces of one faction in a territory (only in `sectors`, if given) to its Tanks (None:
         all of them); Atreides losses count toward the Kwisatz Haderach unless told otherwise."""
-        lost_regular = lost_elite = 0
-        want_regular = regular if regular is not None else 10**6
-        want_elite = elite if elite is not None else 10**6
-        kept = []
-        for stack in self.wire["forces"]:
-            if (
-                stack["faction"] == faction
-                and stack["territory"] == territory
-                and (sectors is None or stack["sector"] in sectors)
-            ):
-                take_r = min(stack["regular"], want_regular - lost_regular)
-                take_e = min(stack["elite"], want_elite - lost_elite)
-                stack = {**stack, "regular": stack["regular"] - take_r, "elite": stack["elite"] - take_e}
-                lost_regular += take_r
-                lost_elite += take_e
-                if stack["regular"] == 0 and stack["elite"] == 0:
-                    continue
-            kept.append(stack)
-        self.wire["forces"] = kept
+        lost_regular, lost_elite = self.lift_forces(faction, territory, regular, elite, sectors)
         tanks = self.wire["factions"][faction]["tanks"]
         tanks["regular"] += lost_regular
         tanks["elite"] += lost_elite

@@ -214,28 +214,20 @@ class MoritaniState(WorkingCopy):
         self.wire["board_spice"] = piles
 
     def some_forces_to_reserves(
-        self, faction: str, territory: str, regular: int, elite: int, sectors: frozenset[int] | None = None
-    ) -> None:
-        """`regular` and `elite` forces of a faction in a territory (only in `sectors`, if given) go back
-        to its reserves, stack by stack in the board's order."""
-        want_regular, want_elite = regular, elite
-        kept = []
-        for stack in self.wire["forces"]:
-            if (
-                stack["faction"] == faction
-                and stack["territory"] == territory
-                and (sectors is None or stack["sector"] in sectors)
-            ):
-                take_r, take_e = min(stack["regular"], want_regular), min(stack["elite"], want_elite)
-                want_regular, want_elite = want_regular - take_r, want_elite - take_e
-                stack = {**stack, "regular": stack["regular"] - take_r, "elite": stack["elite"] - take_e}
-                if stack["regular"] == 0 and stack["elite"] == 0:
-                    continue
-            kept.append(stack)
-        self.wire["forces"] = kept
+        self,
+        faction: str,
+        territory: str,
+        regular: int | None,
+        elite: int | None,
+        sectors: frozenset[int] | None = None,
+    ) -> tuple[int, int]:
+        """`regular` and `elite` forces (None: all) of a faction in a territory (only in `sectors`, if
+        given) go back to its reserves, stack by stack in the board's order; (regular, elite) moved."""
+        moved_regular, moved_elite = self.lift_forces(faction, territory, regular, elite, sectors)
         reserves = self.wire["factions"][faction]["reserves"]
-        reserves["regular"] += regular - want_regular
-        reserves["elite"] += elite - want_elite
+        reserves["regular"] += moved_regular
+        reserves["elite"] += moved_elite
+        return moved_regular, moved_elite
 
     def gain_spice(self, faction: str, amount: int) -> None:
         """Spice a faction takes into its spendable spice (the caller records why)."""
@@ -259,23 +251,7 @@ class MoritaniState(WorkingCopy):
     ) -> tuple[int, int]:
         """All of a faction's forces in a territory (only in `sectors`, if given) go back to its reserves;
         (regular, elite) moved."""
-        regular = elite = 0
-        kept = []
-        for stack in self.wire["forces"]:
-            if (
-                stack["faction"] == faction
-                and stack["territory"] == territory
-                and (sectors is None or stack["sector"] in sectors)
-            ):
-                regular += stack["regular"]
-                elite += stack["elite"]
-            else:
-                kept.append(stack)
-        self.wire["forces"] = kept
-        reserves = self.wire["factions"][faction]["reserves"]
-        reserves["regular"] += regular
-        reserves["elite"] += elite
-        return regular, elite
+        return self.some_forces_to_reserves(faction, territory, None, None, sectors)
 
     def bring_in_forces(
         self,
