@@ -14,7 +14,7 @@ from adjudicator.core.rulebook import RuleModule
 from adjudicator.core.snapshot import Battle, Plan, Snapshot, halves_to_number
 from adjudicator.core.tracing import rule
 from adjudicator.core.vocabulary import BattleResult, FactionId
-from adjudicator.rules.battle.occupy import ecaz_presence
+from adjudicator.rules.battle.occupy import ECAZ, ROUNDING_QUESTION, occupy_added, occupy_partner
 from adjudicator.rules.battle.plan_cards import REINFORCEMENTS_COST, plan_slot_of, stone_burner_player
 from adjudicator.rules.battle.plans import dialed_forces_of, forces_in, strength_halves
 from adjudicator.rules.cards import HARASS_AND_WITHDRAW, MIRROR_WEAPON, REINFORCEMENTS, STONE_BURNER
@@ -28,6 +28,10 @@ REINFORCEMENTS_UNDECIDED_QUESTION = "reinforcements-undecided-battle"
 REINFORCEMENTS_KH_QUESTION = "reinforcements-kwisatz-haderach"
 HARASS_EXPLOSION_QUESTION = "harass-and-withdraw-explosion"
 MIRROR_TOOTH_QUESTION = "mirror-weapon-withheld-tooth"
+BURNER_SKILL_QUESTION = "stone-burner-skill-bonus"
+BURNER_REINFORCEMENTS_QUESTION = "stone-burner-reinforcements"
+BURNER_HARASS_QUESTION = "stone-burner-harass-and-withdraw"
+BURNER_OCCUPY_QUESTION = "stone-burner-occupy"
 BURNER_CAUSE = "battle.card.stone-burner"
 
 QuoteLine = tuple[int, dict[str, Any]]
@@ -91,7 +95,8 @@ def stone_burner_kill_choice(choice: str) -> bool:
 
 @rule("battle.card.stone-burner-undialed")
 def undialed_forces(snapshot: Snapshot, battle: Battle, faction: str, choice: str) -> int:
-    total = forces_in(snapshot, faction, battle.territory).total
+    owner = dialed_forces_of(snapshot, battle, faction)  # Ecaz under Occupy dials its ally's forces
+    total = forces_in(snapshot, owner, battle.territory).total
     fewest = min(s["regular"] + s["elite"] for s in dialed_sets(snapshot, battle, faction))
     return total - fewest
 
@@ -99,14 +104,59 @@ def undialed_forces(snapshot: Snapshot, battle: Battle, faction: str, choice: st
 def stone_burner_lines(
     snapshot: Snapshot, battle: Battle, faction: str, leader: str | None, context: Context
 ) -> list[QuoteLine]:
-    """A side's total under a Stone Burner: its undialed forces; its leader counts 0."""
+    """A side's total under a Stone Burner: its undialed forces (none left to count when its Harass and
+    Withdraw takes them away first), Ecaz's forces beside them under Occupy; its leader counts 0."""
     count = undialed_forces(snapshot, battle, faction, context.choice(UNDIALED_QUESTION))
-    lines: list[QuoteLine] = [
-        (2 * count, {"part": "undialed-forces", "value": count, "rule": "battle.card.stone-burner-undialed"})
-    ]
+    rule_id = "battle.card.stone-burner-undialed"
+    if harass_in_effect(battle, faction) and not harass_counted(context.choice(BURNER_HARASS_QUESTION)):
+        count, rule_id = 0, "battle.card.stone-burner-harass-and-withdraw"
+    lines: list[QuoteLine] = [(2 * count, {"part": "undialed-forces", "value": count, "rule": rule_id})]
     if leader is not None:
         lines.append((0, {"part": "leader", "leader": leader, "value": 0, "rule": BURNER_CAUSE}))
+    if occupy_partner(snapshot, battle, faction) is not None:
+        lines.append(burner_occupy_line(snapshot, battle, context))
     return lines
+
+
+@rule("battle.card.stone-burner-harass-and-withdraw")
+def harass_counted(choice: str) -> bool:
+    return choice == "counted-then-withdrawn"
+
+
+@rule("battle.card.stone-burner-occupy")
+def burner_occupy_line(snapshot: Snapshot, battle: Battle, context: Context) -> QuoteLine:
+    present = forces_in(snapshot, ECAZ, battle.territory).total
+    if context.choice(BURNER_OCCUPY_QUESTION) == "all-undialed":
+        added, rule_id = present, "battle.card.stone-burner-occupy"
+    else:
+        added, rule_id = occupy_added(present, context.choice(ROUNDING_QUESTION)), "ecaz.occupy.added-forces"
+    return 2 * added, {"part": "ecaz-occupy", "faction": ECAZ, "value": added, "rule": rule_id}
+
+
+@rule("battle.card.stone-burner-skill-bonus")
+def skill_lines_count(choice: str) -> bool:
+    return choice == "bonuses-count"
+
+
+def skills_in_battle(snapshot: Snapshot, battle: Battle) -> bool:
+    """Whether a combatant fights with a skilled leader or holds a face-up skill card."""
+    plans = battle.plans
+    return skills_on(snapshot) and any(
+        selected_skill(snapshot, plans[f]) is not None or bool(face_up_skills(snapshot, f, plans[f].leader))
+        for f in (battle.aggressor, battle.defender)
+    )
+
+
+@rule("battle.card.stone-burner-skill-steps")
+def skill_steps_beside_burner() -> None:
+    pass
+
+
+@rule("battle.card.stone-burner-reinforcements")
+def burner_reinforcements_line(choice: str) -> QuoteLine:
+    if choice == "adds-two":
+        return reinforcements_line()
+    return 0, {"part": "reinforcements", "value": 0, "rule": "battle.card.stone-burner-reinforcements"}
 
 
 @rule("battle.card.stone-burner-bounty")
@@ -263,19 +313,11 @@ def unmodelled_plan_cards(snapshot: Snapshot, battle: Battle) -> list[tuple[str,
     missing: list[tuple[str, str]] = []
     burner = stone_burner_player(battle)
     combatants = (battle.aggressor, battle.defender)
-    occupied = ecaz_presence(snapshot, battle) is not None
     for faction in combatants:
         plan = battle.plans[faction]
         path = f"/snapshot/battle/plans/{faction}"
         if burner is not None and burner != faction and card_in(plan, MIRROR_WEAPON) is not None:
             missing.append(("a Mirror Weapon copying the Stone Burner", f"{path}/weapon"))
-        if burner is not None and any(card_in(plan, k) is not None for k in (REINFORCEMENTS, HARASS_AND_WITHDRAW)):
-            missing.append(("Reinforcements or Harass and Withdraw beside a Stone Burner", path))
-        skilled = skills_on(snapshot) and (
-            selected_skill(snapshot, plan) is not None or bool(face_up_skills(snapshot, faction, plan.leader))
-        )
-        if burner is not None and skilled:
-            missing.append(("a leader skill in a battle with a Stone Burner", path))
         reinforcing = card_in(plan, REINFORCEMENTS) is not None and reinforcements_sent(snapshot, faction) is None
         if reinforcing and card_in(plan, HARASS_AND_WITHDRAW) is not None:
             missing.append(
@@ -285,8 +327,8 @@ def unmodelled_plan_cards(snapshot: Snapshot, battle: Battle) -> list[tuple[str,
                 )
             )
         harassing = card_in(plan, HARASS_AND_WITHDRAW) is not None
-        if occupied and (harassing or burner is not None):
-            missing.append(("Stone Burner or Harass and Withdraw in a battle Ecaz Occupies", path))
+        if harassing and occupy_partner(snapshot, battle, faction) is not None:
+            missing.append(("Harass and Withdraw in a battle Ecaz Occupies", path))
     return missing
 
 
@@ -299,5 +341,9 @@ DECLARED = RuleModule(
         REINFORCEMENTS_UNDECIDED_QUESTION: ("not-sent", "sent"),
         REINFORCEMENTS_KH_QUESTION: ("counted", "not-counted"),
         HARASS_EXPLOSION_QUESTION: ("withdraw", "destroyed"),
+        BURNER_SKILL_QUESTION: ("forces-only", "bonuses-count"),
+        BURNER_REINFORCEMENTS_QUESTION: ("nothing-added", "adds-two"),
+        BURNER_HARASS_QUESTION: ("counted-then-withdrawn", "withdrawn-first"),
+        BURNER_OCCUPY_QUESTION: ("occupy-half", "all-undialed"),
     },
 )

@@ -16,12 +16,18 @@ from adjudicator.core.tracing import rule, tracing
 from adjudicator.core.vocabulary import BattleResult
 from adjudicator.rules.battle.card_effects import (
     BURNER_CAUSE,
+    BURNER_REINFORCEMENTS_QUESTION,
+    BURNER_SKILL_QUESTION,
     MIRROR_TOOTH_QUESTION,
     REINFORCEMENTS_UNDECIDED_QUESTION,
+    burner_reinforcements_line,
     card_in,
     mirror_copy_stands,
     plays_plan_cards,
     reinforcements_line,
+    skill_lines_count,
+    skill_steps_beside_burner,
+    skills_in_battle,
     stone_burner_kills,
     stone_burner_lines,
     used_plan_cards,
@@ -322,18 +328,27 @@ def resolve(snapshot: Snapshot, battle: Battle, context: Context) -> Resolution:
     burn = burner and stone_burner_kills(battle)
     diplomat = _diplomat_copy(snapshot, battle, sides, chemistry_protects, burn, context)
     artillery = _kill_leaders(sides[aggressor], sides[defender], chemistry_protects, burn)
-    if burner:  # the sides' undialed forces decide it (skills and Occupy beside it answer not-implemented)
+    skill_bonuses = skills_on(snapshot)
+    if burner:  # the sides' undialed forces decide it (with Occupy's part of Ecaz's forces)
         lines = {
             f: stone_burner_lines(snapshot, battle, f, s.plan.leader or s.plan.cheap_hero, context)
             for f, s in sides.items()
         }
+        if skills_in_battle(snapshot, battle):
+            skill_steps_beside_burner()
+            skill_bonuses = skill_lines_count(context.choice(BURNER_SKILL_QUESTION))
     else:
         kh_choice = context.choice(KH_ARTILLERY_QUESTION)
         lines = {f: strength_lines(s, artillery, kh_choice) for f, s in sides.items()}
-    for faction in sides if reinforced and not burner else ():
+    for faction in sides if reinforced else ():
         if card_in(plans[faction], REINFORCEMENTS) is not None:
-            lines[faction].append(reinforcements_line())
-    if skills_on(snapshot) and not burner:
+            reinforcing = (
+                burner_reinforcements_line(context.choice(BURNER_REINFORCEMENTS_QUESTION))
+                if burner
+                else reinforcements_line()
+            )
+            lines[faction].append(reinforcing)
+    if skill_bonuses:
         survivors = {f: _survives(s) for f, s in sides.items()}
         for faction, extra in skill_lines(snapshot, plans, survivors, artillery, context.interpretations).items():
             side = sides[faction]
