@@ -21,6 +21,7 @@ from adjudicator.core.vocabulary import ActionType, BattleResult, DecisionType
 from adjudicator.rules.battle.card_effects import (
     names_dialed_forces,
     names_reserve_forces,
+    pay_reinforcements,
     reinforcements_options,
     withdraw_chosen,
     withdrawal_options,
@@ -51,6 +52,11 @@ def choose_withdrawal(snapshot: Snapshot, action: Action, context: Context, trac
             state.schedule_step(DecisionType.SUBOID_SWAP.value)
     state.clear_resolution("withdrawing")
     state.step_done()
+    if resolution.reinforcing == faction:  # its Reinforcements waited for this choice
+        if pay_reinforcements(state, snapshot, faction, context, after_withdrawal=True) is None:
+            state.clear_resolution("reinforcing")
+        else:
+            state.schedule_step(DecisionType.REINFORCEMENTS_FORCES.value)
     summary = {"withdrawal": {"faction": faction, "regular": regular, "elite": elite}}
     return finish(snapshot, state, {"battle": summary}, trace, context)
 

@@ -11,7 +11,7 @@ from typing import Any
 
 from adjudicator.core.action import Context
 from adjudicator.core.rulebook import RuleModule
-from adjudicator.core.snapshot import Battle, Plan, Snapshot, halves_to_number
+from adjudicator.core.snapshot import Battle, ForceCount, Plan, Snapshot, halves_to_number
 from adjudicator.core.tracing import rule
 from adjudicator.core.vocabulary import BattleResult, FactionId
 from adjudicator.rules.battle.occupy import ECAZ, ROUNDING_QUESTION, occupy_added, occupy_partner
@@ -184,10 +184,9 @@ def reinforcements_cost_paid(result: BattleResult, choice: str) -> bool:
     return result is BattleResult.DECIDED or choice == "sent"
 
 
-def reinforcements_sent(snapshot: Snapshot, faction: str) -> tuple[int, int] | None:
+def reinforcements_sent(reserves: ForceCount) -> tuple[int, int] | None:
     """The (regular, elite) reserve forces Reinforcements sends when no choice is left to its player
     (None: its player would choose among its reserves)."""
-    reserves = snapshot.factions[faction].reserves
     if reserves.elite == 0:
         return REINFORCEMENTS_COST, 0
     if reserves.regular == 0:
@@ -210,9 +209,14 @@ def names_reserve_forces(faction: str) -> str:
     return faction
 
 
-def pay_reinforcements(state: NextSnapshot, snapshot: Snapshot, faction: str, context: Context) -> str | None:
-    """Reinforcements' cost, or the side that names the reserve forces it sends (a later decision)."""
-    sent = reinforcements_sent(snapshot, faction)
+def pay_reinforcements(
+    state: NextSnapshot, snapshot: Snapshot, faction: str, context: Context, after_withdrawal: bool = False
+) -> str | None:
+    """Reinforcements' cost, or the side that names the reserve forces it sends (a later decision). The
+    reserves are read as they now stand: after the side's own Harass and Withdraw took its forces back."""
+    if after_withdrawal:
+        reinforcements_after_withdrawal(faction)
+    sent = reinforcements_sent(state.faction_state(faction).reserves)
     if sent is None:
         return names_reserve_forces(faction)
     token = snapshot.factions[faction].kwisatz_haderach
@@ -221,6 +225,11 @@ def pay_reinforcements(state: NextSnapshot, snapshot: Snapshot, faction: str, co
         counted = reinforcements_count_for_kwisatz_haderach(context.choice(REINFORCEMENTS_KH_QUESTION))
     state.reserves_to_tanks(faction, *sent, "battle.card.reinforcements", count_for_kwisatz_haderach=counted)
     return None
+
+
+@rule("battle.card.reinforcements-after-withdrawal")
+def reinforcements_after_withdrawal(faction: str) -> str:
+    return faction
 
 
 @rule("battle.card.reinforcements-kwisatz-haderach")
@@ -318,14 +327,6 @@ def unmodelled_plan_cards(snapshot: Snapshot, battle: Battle) -> list[tuple[str,
         path = f"/snapshot/battle/plans/{faction}"
         if burner is not None and burner != faction and card_in(plan, MIRROR_WEAPON) is not None:
             missing.append(("a Mirror Weapon copying the Stone Burner", f"{path}/weapon"))
-        reinforcing = card_in(plan, REINFORCEMENTS) is not None and reinforcements_sent(snapshot, faction) is None
-        if reinforcing and card_in(plan, HARASS_AND_WITHDRAW) is not None:
-            missing.append(
-                (
-                    "the choice of the reserve forces Reinforcements sends beside its side's Harass and Withdraw",
-                    f"/snapshot/factions/{faction}",
-                )
-            )
         harassing = card_in(plan, HARASS_AND_WITHDRAW) is not None
         if harassing and occupy_partner(snapshot, battle, faction) is not None:
             missing.append(("Harass and Withdraw in a battle Ecaz Occupies", path))

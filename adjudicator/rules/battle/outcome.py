@@ -282,6 +282,7 @@ def apply_resolution(
     # forces (Harass and Withdraw first takes its side's undialed forces back to its reserves; when its
     # dial could be made up in more than one way, the side chooses, and its losses wait for the choice)
     withdrawing: str | None = None
+    withdrawn: set[str] = set()
     for faction in (battle.aggressor, battle.defender):
         if not harass_in_effect(battle, faction):
             continue
@@ -290,6 +291,7 @@ def apply_resolution(
                 withdrawing = names_dialed_forces(faction)
             else:
                 withdraw(state, snapshot, battle, faction, covered)
+                withdrawn.add(faction)
     if res.explosion:
         for faction in sorted({s.faction for s in snapshot.forces if s.territory == territory} - {withdrawing}):
             counted = faction in (battle.aggressor, battle.defender) or not bystander_question_open(snapshot, faction)
@@ -319,7 +321,11 @@ def apply_resolution(
     for faction in (battle.aggressor, battle.defender):
         card = card_in(battle.plans[faction], REINFORCEMENTS)
         if card is not None and card in res.used_cards:
-            reinforcing = pay_reinforcements(state, snapshot, faction, context) or reinforcing
+            if faction == withdrawing:  # paid once the side names its withdrawal (choose-withdrawal)
+                reinforcing = faction
+                continue
+            after = faction in withdrawn
+            reinforcing = pay_reinforcements(state, snapshot, faction, context, after) or reinforcing
 
     # support spice, and the cards of the sides without a win (Moritani's ally keeps its own reserved)
     retention = retention_step(
@@ -378,7 +384,7 @@ def apply_resolution(
         needed.add(DecisionType.AUDIT_PAYMENT.value)
     if withdrawing is not None:
         needed.add(DecisionType.HARASS_WITHDRAWAL.value)
-    if reinforcing is not None:
+    if reinforcing is not None and reinforcing != withdrawing:
         needed.add(DecisionType.REINFORCEMENTS_FORCES.value)
     if res.winner is not None:
         winner_plan = battle.plans[res.winner]
