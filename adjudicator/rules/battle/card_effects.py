@@ -32,6 +32,7 @@ BURNER_SKILL_QUESTION = "stone-burner-skill-bonus"
 BURNER_REINFORCEMENTS_QUESTION = "stone-burner-reinforcements"
 BURNER_HARASS_QUESTION = "stone-burner-harass-and-withdraw"
 BURNER_OCCUPY_QUESTION = "stone-burner-occupy"
+MIRROR_BURNER_QUESTION = "mirror-weapon-stone-burner"
 BURNER_CAUSE = "battle.card.stone-burner"
 
 QuoteLine = tuple[int, dict[str, Any]]
@@ -157,6 +158,19 @@ def burner_reinforcements_line(choice: str) -> QuoteLine:
     if choice == "adds-two":
         return reinforcements_line()
     return 0, {"part": "reinforcements", "value": 0, "rule": "battle.card.stone-burner-reinforcements"}
+
+
+def mirror_facing_burner(battle: Battle, context: Context) -> None:
+    """A Mirror Weapon revealed against the Stone Burner: the copy changes nothing under the reading built."""
+    burner = stone_burner_player(battle)
+    for faction in (battle.aggressor, battle.defender):
+        if burner is not None and faction != burner and card_in(battle.plans[faction], MIRROR_WEAPON) is not None:
+            mirror_copies_burner(context.choice(MIRROR_BURNER_QUESTION))
+
+
+@rule("battle.card.mirror-stone-burner")
+def mirror_copies_burner(choice: str) -> bool:
+    return choice == "burner-choice-governs"
 
 
 @rule("battle.card.stone-burner-bounty")
@@ -320,13 +334,10 @@ def plays_plan_cards(battle: Battle) -> bool:
 def unmodelled_plan_cards(snapshot: Snapshot, battle: Battle) -> list[tuple[str, str]]:
     """Compositions with these cards that would need a choice or a reading not modelled yet."""
     missing: list[tuple[str, str]] = []
-    burner = stone_burner_player(battle)
     combatants = (battle.aggressor, battle.defender)
     for faction in combatants:
         plan = battle.plans[faction]
         path = f"/snapshot/battle/plans/{faction}"
-        if burner is not None and burner != faction and card_in(plan, MIRROR_WEAPON) is not None:
-            missing.append(("a Mirror Weapon copying the Stone Burner", f"{path}/weapon"))
         harassing = card_in(plan, HARASS_AND_WITHDRAW) is not None
         if harassing and occupy_partner(snapshot, battle, faction) is not None:
             missing.append(("Harass and Withdraw in a battle Ecaz Occupies", path))
@@ -346,5 +357,6 @@ DECLARED = RuleModule(
         BURNER_REINFORCEMENTS_QUESTION: ("nothing-added", "adds-two"),
         BURNER_HARASS_QUESTION: ("counted-then-withdrawn", "withdrawn-first"),
         BURNER_OCCUPY_QUESTION: ("occupy-half", "all-undialed"),
+        MIRROR_BURNER_QUESTION: ("burner-choice-governs",),
     },
 )

@@ -23,6 +23,7 @@ from adjudicator.rules.battle.card_effects import (
     burner_reinforcements_line,
     card_in,
     mirror_copy_stands,
+    mirror_facing_burner,
     plays_plan_cards,
     reinforcements_line,
     skill_lines_count,
@@ -330,6 +331,7 @@ def resolve(snapshot: Snapshot, battle: Battle, context: Context) -> Resolution:
     artillery = _kill_leaders(sides[aggressor], sides[defender], chemistry_protects, burn)
     skill_bonuses = skills_on(snapshot)
     if burner:  # the sides' undialed forces decide it (with Occupy's part of Ecaz's forces)
+        mirror_facing_burner(battle, context)
         lines = {
             f: stone_burner_lines(snapshot, battle, f, s.plan.leader or s.plan.cheap_hero, context)
             for f, s in sides.items()
