@@ -51,6 +51,8 @@ from adjudicator.validation.custody import DUKE, controls_leader, in_tanks
 
 # the readings of battle-under-storm a battle-choice may have been opened with, the default first
 STORM_READINGS = ("no-battle", "battle-blind")
+# the readings of residual-poison-pool a pre-battle-cards window may have been opened with
+POOL_READINGS = ("own-leaders", "any-playable-leader")
 
 # decisions open before a battle's plans are made
 BEFORE_PLANS = frozenset(
@@ -427,8 +429,10 @@ class BattleChecks(Checker):
             facing_side = battle.defender if decision.player == battle.aggressor else battle.aggressor
             if decision.fields.get("opponent", facing_side) != facing_side:
                 self.add("decision-mismatch", f"'opponent' must be {facing_side!r}", "pending", "opponent")
-            held = list(snapshot_playable(self.s, decision.player))
-            if "eligible" in decision.fields and list(decision.fields["eligible"] or ()) != held:
+            # the cards it may play under one reading of residual-poison-pool, the default first
+            readings = [list(snapshot_playable(self.s, decision.player, reading)) for reading in POOL_READINGS]
+            held = readings[0]
+            if "eligible" in decision.fields and list(decision.fields["eligible"] or ()) not in readings:
                 self.add(
                     "decision-mismatch", f"'eligible' must be {held!r}, the cards it may play", "pending", "eligible"
                 )
