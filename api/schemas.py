@@ -401,7 +401,7 @@ class ResolutionSchema(Schema):
 
 VOICE_COMMANDS = ["play", "not-play"]
 PRESCIENCE_ELEMENTS = ["leader", "weapon", "defense", "dial"]
-BATTLE_STEPS = ["mentat-question", "pre-battle-cards", "voice", "prescience", "battle-karama"]
+BATTLE_STEPS = ["occupy-fighter", "mentat-question", "pre-battle-cards", "voice", "prescience", "battle-karama"]
 
 
 class VoiceSchema(Schema):
@@ -612,6 +612,11 @@ class DecisionSchema(Schema):
         faction_field(),
         validate=validate.Length(max=12),
         metadata={"description": "duke-vidal-karama: Karama holders still to ask"},
+    )
+    fighters = fields.List(
+        faction_field(),
+        validate=validate.Length(max=2),
+        metadata={"description": "occupy-fighter: Ecaz and its ally, the two of which one fights"},
     )
     dial_max = StrictNumber(allow_none=True, metadata={"description": "battle-plan: the highest legal dial"})
     spice_max = count_field(10000, "battle-plan: the most support spice it may commit", allow_none=True)
@@ -857,6 +862,9 @@ class ActionSchema(Schema):
         " prevent-audit: the cards of the inspection paid away, 1 spice each",
     )
     opponent = faction_field(metadata={"description": "choose-battle: the faction the aggressor fights"})
+    fighter = faction_field(
+        metadata={"description": "choose-occupy-fighter: which of Ecaz and its ally fights the Occupy battle"}
+    )
     sectors = fields.List(
         BoundedInteger(0, 17),
         validate=validate.Length(max=18),

@@ -404,6 +404,19 @@ class PreBattleCardsDecision(DecisionRecord):
 
 
 @dataclass(frozen=True, slots=True)
+class OccupyFighterDecision(DecisionRecord):
+    """Ecaz choosing which of itself and its ally fights a battle both share under Occupy: the side
+    faces `opponent`; `fighters` are the two it may choose."""
+
+    territory: str | None = None
+    opponent: str | None = None
+    fighters: tuple[str, ...] = ()
+
+    TYPE: ClassVar[DecisionType] = DecisionType.OCCUPY_FIGHTER
+    READ: ClassVar[Mapping[str, Any]] = {"fighters": _strings}
+
+
+@dataclass(frozen=True, slots=True)
 class GiftKaramaDecision(DecisionRecord):
     """A Karama window on the Emperor's gift of `amount` spice to `to`: the asked faction's Karama
     cards, the factions still to ask, and the decision the gift interrupted (`resumes`, its wire
@@ -443,6 +456,7 @@ DECISION_RECORDS: Mapping[str, type[DecisionRecord]] = {
         TerrorPlacement,
         SuboidSwapDecision,
         PreBattleCardsDecision,
+        OccupyFighterDecision,
         BattleChoiceDecision,
         VoiceDecision,
         PrescienceDecision,

@@ -173,6 +173,7 @@ class ActionType(StrEnum):
     PLAY_RESIDUAL_POISON = "play-residual-poison"
     PLAY_JUICE_OF_SAPHO = "play-juice-of-sapho"
     PASS_PRE_BATTLE_CARDS = "pass-pre-battle-cards"
+    CHOOSE_OCCUPY_FIGHTER = "choose-occupy-fighter"
 
 
 class DecisionType(StrEnum):
@@ -208,6 +209,7 @@ class DecisionType(StrEnum):
     GIFT_KARAMA = "gift-karama"
     AUDIT_PAYMENT = "audit-payment"
     PRE_BATTLE_CARDS = "pre-battle-cards"
+    OCCUPY_FIGHTER = "occupy-fighter"
 
 
 # The phases in which each decision type can be open, from where the rules open it: the choice of the
@@ -248,6 +250,7 @@ DECISION_PHASES: Mapping[DecisionType, frozenset[Phase]] = MappingProxyType(
         DecisionType.GIFT_KARAMA: _BATTLE,
         DecisionType.AUDIT_PAYMENT: _BATTLE,
         DecisionType.PRE_BATTLE_CARDS: _BATTLE,
+        DecisionType.OCCUPY_FIGHTER: _BATTLE,
         DecisionType.DUKE_VIDAL_ACQUISITION: frozenset({Phase.SHIPMENT_MOVEMENT}),
         DecisionType.DUKE_VIDAL_KARAMA: frozenset({Phase.SHIPMENT_MOVEMENT}),
         DecisionType.EXTORTION_PAYMENT: frozenset({Phase.MENTAT_PAUSE}),

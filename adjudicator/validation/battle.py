@@ -21,6 +21,7 @@ from adjudicator.core.decisions import (
     FaceDancerReveal,
     GiftKaramaDecision,
     MentatAnswerDecision,
+    OccupyFighterDecision,
     SemutaOpportunity,
     SuboidSwapDecision,
     WinnerCardsDecision,
@@ -32,6 +33,7 @@ from adjudicator.rules.auditor import PAYMENT_SCOPES, draw_cards, expected_audit
 from adjudicator.rules.battle.cache_cards import snapshot_playable
 from adjudicator.rules.battle.commands import ELEMENT_FIELDS, PRESCIENCE, VOICE, facing, voice_subjects
 from adjudicator.rules.battle.mentat_question import askers as mentat_askers
+from adjudicator.rules.battle.occupy import ecaz_presence
 from adjudicator.rules.battle.order import aggressor_of, battles_to_fight
 from adjudicator.rules.battle.plan_decision import limits as plan_limits
 from adjudicator.rules.battle.preconditions import STORM_QUESTION
@@ -49,6 +51,8 @@ from adjudicator.validation.custody import DUKE, controls_leader, in_tanks
 
 # the readings of battle-under-storm a battle-choice may have been opened with, the default first
 STORM_READINGS = ("no-battle", "battle-blind")
+# the readings of residual-poison-pool a pre-battle-cards window may have been opened with
+POOL_READINGS = ("own-leaders", "any-playable-leader")
 
 # decisions open before a battle's plans are made
 BEFORE_PLANS = frozenset(
@@ -61,6 +65,7 @@ BEFORE_PLANS = frozenset(
         DecisionType.BATTLE_KARAMA.value,
         DecisionType.TRUTHTRANCE_ANSWER.value,
         DecisionType.PRE_BATTLE_CARDS.value,
+        DecisionType.OCCUPY_FIGHTER.value,
     }
 )
 
@@ -103,6 +108,7 @@ class BattleChecks(Checker):
             DecisionType.TRUTHTRANCE_ANSWER.value: self.truthtrance_decision,
             DecisionType.GIFT_KARAMA.value: self.gift_window_decision,
             DecisionType.AUDIT_PAYMENT.value: self.audit_decision,
+            DecisionType.OCCUPY_FIGHTER.value: self.occupy_fighter_decision,
         }
 
     def battle(self) -> None:
@@ -423,8 +429,10 @@ class BattleChecks(Checker):
             facing_side = battle.defender if decision.player == battle.aggressor else battle.aggressor
             if decision.fields.get("opponent", facing_side) != facing_side:
                 self.add("decision-mismatch", f"'opponent' must be {facing_side!r}", "pending", "opponent")
-            held = list(snapshot_playable(self.s, decision.player))
-            if "eligible" in decision.fields and list(decision.fields["eligible"] or ()) != held:
+            # the cards it may play under one reading of residual-poison-pool, the default first
+            readings = [list(snapshot_playable(self.s, decision.player, reading)) for reading in POOL_READINGS]
+            held = readings[0]
+            if "eligible" in decision.fields and list(decision.fields["eligible"] or ()) not in readings:
                 self.add(
                     "decision-mismatch", f"'eligible' must be {held!r}, the cards it may play", "pending", "eligible"
                 )
@@ -458,6 +466,43 @@ class BattleChecks(Checker):
                 "battle",
                 "prelude",
             )
+
+    def occupy_fighter_decision(self) -> None:
+        """Ecaz's choice of its Occupy side's fighter: open first before the plans of a battle Ecaz and
+        its ally both have forces in, one of them a side, asking Ecaz about the two of them and naming
+        the side they face."""
+        decision = self.s.pending
+        battle = self.s.battle
+        assert decision is not None
+        if battle is None or battle.resolution is not None or battle.plans:
+            self.add("decision-out-of-step", "it is open only before a battle's plans", "pending", "type")
+            return
+        pair = ecaz_presence(self.s, battle)
+        if pair is None:
+            self.add(
+                "decision-out-of-step", "Ecaz and its ally do not both take part in this battle", "pending", "type"
+            )
+            return
+        if decision.player != FactionId.ECAZ.value:
+            self.add("wrong-decider", "Ecaz chooses which of itself and its ally fights", "pending", "player")
+            return
+        if not battle.prelude or battle.prelude[0] != DecisionType.OCCUPY_FIGHTER.value:
+            self.add(
+                "decision-out-of-step",
+                "an open occupy-fighter decision is the first step before the plans: battle.prelude must begin with it",
+                "battle",
+                "prelude",
+            )
+        window = decision.as_(OccupyFighterDecision)
+        opponent = battle.defender if battle.aggressor in pair else battle.aggressor
+        expected_fields = (
+            ("territory", window.territory, battle.territory),
+            ("opponent", window.opponent, opponent),
+            ("fighters", list(window.fighters), list(pair)),
+        )
+        for key, given, expected in expected_fields:
+            if given != expected:
+                self.add("decision-mismatch", f"'{key}' must be {expected!r}", "pending", key)
 
     def gift_window_decision(self) -> None:
         """A Karama window on the Emperor's gift: to the allied Emperor's ally, no more than the Emperor

@@ -7,7 +7,9 @@ a side without a playable card can only pass, and its `eligible` cards are its o
 plays a card is asked again (it may hold the other one); the window closes after each side's pass.
 
 Residual Poison sends one of the opposing side's leaders that could fight here, drawn at random
-(seeded by the snapshot, as the Harkonnen capture draw is), to the Tanks, with no spice paid for it.
+(seeded by the snapshot, as the Harkonnen capture draw is), to the Tanks, with no spice paid for it;
+whether the captives and the Duke Vidal that side holds are among them is question
+residual-poison-pool, and a window lists its cards under the reading it was opened with.
 Juice of Sapho is offered to the defender only, which becomes the aggressor (the aggressor has
 nothing to gain by it): from then on the battle's ties are its. Neither card is a faction advantage,
 so no Karama window follows either.
@@ -16,18 +18,18 @@ so no Karama window follows either.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
-from adjudicator.core.action import Action, Context
+from adjudicator.core.action import Action, Context, choice_of
 from adjudicator.core.catalog import card_kind, catalog, copies_in_play
 from adjudicator.core.decisions import PreBattleCardsDecision, opened
-from adjudicator.core.results import Adjudication
+from adjudicator.core.results import Adjudication, Violation
 from adjudicator.core.rulebook import DecisionKind, RuleModule
-from adjudicator.core.rulings import answers, resolved, ruled
-from adjudicator.core.snapshot import Battle, Decision, LeaderState, Snapshot
+from adjudicator.core.rulings import answers, illegal, resolved, ruled
+from adjudicator.core.snapshot import Decision, LeaderState, Snapshot
 from adjudicator.core.tracing import Trace, rule
-from adjudicator.core.vocabulary import ActionType, DecisionType, LeaderStatus
+from adjudicator.core.vocabulary import DUKE, ActionType, DecisionType, DukeStatus, LeaderStatus
 from adjudicator.rules.state import NextSnapshot, finish
 
 WINDOW = DecisionType.PRE_BATTLE_CARDS.value
@@ -64,30 +66,46 @@ def poison_pool(leaders: Mapping[str, LeaderState], faction: str, territory: str
     return pool
 
 
-def playable_cards(
-    hand: Iterable[str], faction: str, battle: Battle, opposing_leaders: Mapping[str, LeaderState], advanced: bool
-) -> tuple[str, ...]:
+@rule("richese.residual-poison.playable-leaders")
+def held_leaders(snapshot: Snapshot, faction: str, territory: str) -> list[str]:
+    captives = [
+        leader_id
+        for other, entry in snapshot.factions.items()
+        if other != faction
+        for leader_id, held in entry.leaders.items()
+        if held.status is LeaderStatus.CAPTURED and held.by == faction
+    ]
+    duke = snapshot.duke_vidal
+    if duke is not None and duke.status is DukeStatus.HELD and duke.controller == faction:
+        if duke.fought_in is None or duke.fought_in == territory:
+            captives.append(DUKE)
+    elif duke is not None and duke.status is DukeStatus.CAPTURED and duke.by == faction:
+        captives.append(DUKE)
+    return captives
+
+
+def victims(snapshot: Snapshot, faction: str, territory: str, choice: str) -> list[str]:
+    """The leaders Residual Poison draws from, as question residual-poison-pool reads: the faction's own
+    leaders that could fight here (own-leaders), and also the captives and the Duke Vidal it holds and
+    could play here (any-playable-leader)."""
+    pool = poison_pool(snapshot.factions[faction].leaders, faction, territory, snapshot.ruleset.advanced)
+    if choice == "any-playable-leader":
+        pool += held_leaders(snapshot, faction, territory)
+    return pool
+
+
+def snapshot_playable(snapshot: Snapshot, faction: str, choice: str = "own-leaders") -> tuple[str, ...]:
     """The cards of a side's hand it may play in the window: a Residual Poison while the opposing side
-    has a leader to take, a Juice of Sapho while it is the defender."""
-    opponent = battle.defender if faction == battle.aggressor else battle.aggressor
-    pool = poison_pool(opposing_leaders, opponent, battle.territory, advanced)
-    return tuple(
-        card
-        for card in hand
-        if (card_kind(card) == RESIDUAL_POISON and pool) or (card_kind(card) == SAPHO and faction == battle.defender)
-    )
-
-
-def snapshot_playable(snapshot: Snapshot, faction: str) -> tuple[str, ...]:
+    has a leader to take (as question residual-poison-pool reads), a Juice of Sapho while it is the
+    defender."""
     battle = snapshot.battle
     assert battle is not None
     opponent = battle.defender if faction == battle.aggressor else battle.aggressor
-    return playable_cards(
-        snapshot.factions[faction].hand,
-        faction,
-        battle,
-        snapshot.factions[opponent].leaders,
-        snapshot.ruleset.advanced,
+    pool = victims(snapshot, opponent, battle.territory, choice)
+    return tuple(
+        card
+        for card in snapshot.factions[faction].hand
+        if (card_kind(card) == RESIDUAL_POISON and pool) or (card_kind(card) == SAPHO and faction == battle.defender)
     )
 
 
@@ -97,7 +115,7 @@ def _asked(state: NextSnapshot, responders: tuple[str, ...]) -> dict[str, Any]:
     assert battle is not None
     player = responders[0]
     opponent = battle.defender if player == battle.aggressor else battle.aggressor
-    eligible = snapshot_playable(snapshot, player)
+    eligible = snapshot_playable(snapshot, player, choice_of(state.readings, POOL_QUESTION))
     return opened(player, PreBattleCardsDecision(opponent=opponent, responders=responders[1:], eligible=eligible))
 
 
@@ -116,7 +134,13 @@ def window_step(state: NextSnapshot) -> dict[str, Any] | None:
 def window_options(snapshot: Snapshot, decision: Decision) -> list[dict[str, Any]]:
     player = decision.player
     options: list[dict[str, Any]] = []
-    held = snapshot_playable(snapshot, player) if player is not None and snapshot.battle is not None else ()
+    held: tuple[str, ...] = ()
+    if player is not None and snapshot.battle is not None:
+        # the cards the window was opened with (under the request's reading of residual-poison-pool),
+        # while the hand holds them
+        hand = snapshot.factions[player].hand
+        given = decision.fields.get("eligible")
+        held = tuple(c for c in given if c in hand) if given is not None else snapshot_playable(snapshot, player)
     for card in held:
         kind = card_kind(card)
         if kind == RESIDUAL_POISON:
@@ -130,6 +154,15 @@ def window_options(snapshot: Snapshot, decision: Decision) -> list[dict[str, Any
 @rule("richese.residual-poison.draw")
 def draw_victim(pool: list[str], seed: int, turn: int, territory: str) -> str:
     return pool[random.Random(f"{seed}:{turn}:{territory}:residual-poison").randrange(len(pool))]
+
+
+def no_leader_to_take() -> Violation:
+    return Violation(
+        "no-leader-to-poison",
+        "under this reading of residual-poison-pool the opposing side has no leader to take",
+        "/action/card",
+        "richese.residual-poison.draw",
+    )
 
 
 @rule("richese.residual-poison.no-spice")
@@ -155,6 +188,7 @@ def answer_window(snapshot: Snapshot, action: Action, context: Context, trace: T
     assert pending is not None and battle is not None and action.player is not None
     window = pending.as_(PreBattleCardsDecision)
     state = NextSnapshot(snapshot)
+    state.readings = context.interpretations  # the window's next question lists cards under them
     player = action.player
     summary: dict[str, Any]
     if action.type is ActionType.PASS_PRE_BATTLE_CARDS:
@@ -168,8 +202,9 @@ def answer_window(snapshot: Snapshot, action: Action, context: Context, trace: T
     state.event("card-discarded", "richese.cards.window", faction=player, card=card)
     if action.type is ActionType.PLAY_RESIDUAL_POISON:
         opponent = window.opponent or (battle.defender if player == battle.aggressor else battle.aggressor)
-        context.choice(POOL_QUESTION)
-        pool = poison_pool(state.leader_states(opponent), opponent, battle.territory, snapshot.ruleset.advanced)
+        pool = victims(snapshot, opponent, battle.territory, context.choice(POOL_QUESTION))
+        if not pool:  # a window opened under the other reading of residual-poison-pool
+            return illegal(snapshot, [no_leader_to_take()], trace, context)
         leader = draw_victim(pool, snapshot.seed, snapshot.turn, battle.territory)
         poisoned(state, leader)
         summary = {"pre_battle_cards": {"residual_poison": {"by": player, "leader": leader, "owner": opponent}}}
@@ -197,5 +232,5 @@ DECLARED = RuleModule(
     },
     decisions={WINDOW: DecisionKind(window_options)},
     steps={WINDOW: window_step},
-    implements={TIMING_QUESTION: ("before-voice",), POOL_QUESTION: ("own-leaders",)},
+    implements={TIMING_QUESTION: ("before-voice",), POOL_QUESTION: ("own-leaders", "any-playable-leader")},
 )

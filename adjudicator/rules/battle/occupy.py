@@ -5,22 +5,32 @@ dials them: `plans.dialed_forces_of`); the part of Ecaz's forces that Occupy add
 that dial in the side's total, free of support spice. The fighting faction's plan gives the leader,
 cards and support spice. Occupy is a power a Karama may cancel before the plans (`ecaz-occupy`):
 whichever of the two fights then fights with its own forces only, and the other's forces take no part.
+
+Which of the two fights is Ecaz's choice, whoever chose the battle: the battle's first step before
+the plans (`occupy-fighter`) asks Ecaz, and the faction it names takes the pair's side. The aggressor
+is then settled as question occupy-fighter-aggressor reads (by default, the first of the fighter and
+its opponent in storm order).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from adjudicator.core.action import Context
-from adjudicator.core.rulebook import RuleModule
-from adjudicator.core.snapshot import Battle, Snapshot
-from adjudicator.core.tracing import rule
-from adjudicator.core.vocabulary import BattlePower, FactionId
+from adjudicator.core.action import Action, Context
+from adjudicator.core.decisions import OccupyFighterDecision, opened
+from adjudicator.core.results import Adjudication
+from adjudicator.core.rulebook import DecisionKind, RuleModule
+from adjudicator.core.rulings import answers, ruled
+from adjudicator.core.snapshot import Battle, Decision, Snapshot
+from adjudicator.core.tracing import Trace, rule
+from adjudicator.core.vocabulary import ActionType, BattlePower, DecisionType, FactionId
 from adjudicator.rules.battle.plans import forces_in
 from adjudicator.rules.battle.sectors import battle_sectors
-from adjudicator.rules.state import NextSnapshot
+from adjudicator.rules.state import NextSnapshot, finish
 
 ECAZ = FactionId.ECAZ.value
+FIGHTER_STEP = DecisionType.OCCUPY_FIGHTER.value
+AGGRESSOR_QUESTION = "occupy-fighter-aggressor"
 ROUNDING_QUESTION = "occupy-rounding"
 TRAITOR_WIN_QUESTION = "occupy-traitor-win"
 QuoteLine = tuple[int, dict[str, Any]]  # half-points, and the line as the answer shows it
@@ -37,6 +47,59 @@ def ecaz_presence(snapshot: Snapshot, battle: Battle) -> tuple[str, str] | None:
     if all(forces_in(snapshot, f, battle.territory).total for f in pair):
         return pair
     return None
+
+
+@rule("ecaz.occupy.fighter")
+def fighters_of(pair: tuple[str, str]) -> tuple[str, str]:
+    return pair
+
+
+def fighter_step(state: NextSnapshot) -> dict[str, Any] | None:
+    """The step builder: Ecaz's choice of the Occupy side's fighter, where Ecaz and its ally both have
+    forces in the battle's sectors and one of them is a side (None otherwise: the step is skipped)."""
+    snapshot = state.as_snapshot()
+    battle = snapshot.battle
+    if battle is None:
+        return None
+    pair = ecaz_presence(snapshot, battle)
+    if pair is None:
+        return None
+    opponent = battle.defender if battle.aggressor in pair else battle.aggressor
+    decision = OccupyFighterDecision(territory=battle.territory, opponent=opponent, fighters=fighters_of(pair))
+    return opened(ECAZ, decision)
+
+
+def fighter_options(snapshot: Snapshot, decision: Decision) -> list[dict[str, Any]]:
+    return [
+        {"type": ActionType.CHOOSE_OCCUPY_FIGHTER.value, "player": decision.player, "fighter": fighter}
+        for fighter in decision.as_(OccupyFighterDecision).fighters
+    ]
+
+
+@rule("ecaz.occupy.fighter-aggressor")
+def occupy_sides(snapshot: Snapshot, battle: Battle, fighter: str, opponent: str, choice: str) -> tuple[str, str]:
+    if choice == "fighter-takes-role":
+        return (opponent, fighter) if battle.aggressor == opponent else (fighter, opponent)
+    order = {faction: i for i, faction in enumerate(snapshot.storm_order)}
+    first = min((fighter, opponent), key=lambda f: (order.get(f, len(order)), f))
+    return (fighter, opponent) if first == fighter else (opponent, fighter)
+
+
+@ruled(answers(FIGHTER_STEP))
+def choose_fighter(snapshot: Snapshot, action: Action, context: Context, trace: Trace) -> Adjudication:
+    battle = snapshot.battle
+    assert snapshot.pending is not None and battle is not None
+    window = snapshot.pending.as_(OccupyFighterDecision)
+    pair = fighters_of((ECAZ, snapshot.factions[ECAZ].ally or ECAZ))
+    opponent = window.opponent or (battle.defender if battle.aggressor in pair else battle.aggressor)
+    fighter = str(action.fields["fighter"])
+    aggressor, defender = occupy_sides(snapshot, battle, fighter, opponent, context.choice(AGGRESSOR_QUESTION))
+    state = NextSnapshot(snapshot)
+    state.set_sides(aggressor, defender)
+    state.event("occupy-fighter-chosen", "ecaz.occupy.fighter", fighter=fighter, aggressor=aggressor, defender=defender)
+    state.prelude_done(FIGHTER_STEP)
+    summary = {"occupy_fighter": {"fighter": fighter, "aggressor": aggressor, "defender": defender}}
+    return finish(snapshot, state, summary, trace, context)
 
 
 @rule("battle.karama.ecaz-occupy")
@@ -125,7 +188,11 @@ def occupy_loser_losses(
 
 
 DECLARED = RuleModule(
+    handlers={ActionType.CHOOSE_OCCUPY_FIGHTER: choose_fighter},
+    decisions={FIGHTER_STEP: DecisionKind(fighter_options, self_contained=True)},
+    steps={FIGHTER_STEP: fighter_step},
     implements={
+        AGGRESSOR_QUESTION: ("fighter-storm-order", "fighter-takes-role"),
         ROUNDING_QUESTION: ("add-up-keep-down", "add-up-keep-up", "add-down-keep-up"),
         TRAITOR_WIN_QUESTION: ("ecaz-keeps-all", "half-stays"),
         "occupy-dialed-force-traits": ("ally-traits",),

@@ -57,7 +57,13 @@ from adjudicator.rules.ixians import suboid_swap_offered
 from adjudicator.rules.moritani.retention import retention_before_capture, retention_step
 from adjudicator.rules.moritani.special import special_karama_step
 from adjudicator.rules.skill_bonuses import BANKER_CHOAM_QUESTION, banker_spend, banker_spice_shared, green_special
-from adjudicator.rules.skill_steps import banker_step, forces_saved, smuggler_step, suk_graduate_saves
+from adjudicator.rules.skill_steps import (
+    NO_RESCUE,
+    banker_step,
+    forces_saved,
+    smuggler_step,
+    suk_graduate_saves,
+)
 from adjudicator.rules.skills import (
     SANDMASTER,
     battle_effect_applies,
@@ -71,6 +77,7 @@ from adjudicator.rules.state import NextSnapshot, in_cleanup_order
 from adjudicator.rules.tleilaxu import face_dancer_step, storm_side_reading
 
 TRAITOR_CHEAP_HERO_QUESTION = "traitor-winner-cheap-hero"
+SUK_OCCUPY_QUESTION = "suk-graduate-occupy-ally-forces"
 TRAITOR_KH_QUESTION = "traitor-winner-kwisatz-haderach"
 TRAITOR_LEADER_QUESTION = "traitor-winner-leader"
 WINNER_SLOTS = ("cheap_hero", "weapon", "defense")  # a Cheap Hero is left in the plan only to be offered
@@ -175,17 +182,22 @@ def lose_dialed(
     context: Context,
 ) -> int:
     """The winner's dialed losses, less those a Suk Graduate saves; the elite forces sent to the Tanks.
-    When Ecaz dialed its ally's forces under Occupy, those are the forces lost, and a Suk Graduate,
-    which saves its own faction's forces, saves none of them."""
+    When Ecaz dialed its ally's forces under Occupy, those are the forces lost, and whether Ecaz's
+    Suk Graduate saves any of them follows question suk-graduate-occupy-ally-forces."""
     owner = dialed_forces_of(snapshot, snapshot.battle, winner) if snapshot.battle is not None else winner
-    if owner != winner:
-        return winner_loses_dialed(state, owner, territory, regular, elite, sectors)
     rescue = suk_graduate_saves(snapshot, state, winner, regular, elite, context)
+    if owner != winner and rescue[2] and not suk_saves_ally_forces(context.choice(SUK_OCCUPY_QUESTION)):
+        rescue = NO_RESCUE
     (stay_regular, stay_elite), (back_regular, back_elite), _ = rescue
     tanked_regular, tanked_elite = regular - stay_regular - back_regular, elite - stay_elite - back_elite
-    elite_lost = winner_loses_dialed(state, winner, territory, tanked_regular, tanked_elite, sectors)
-    forces_saved(state, winner, territory, rescue, sectors)
+    elite_lost = winner_loses_dialed(state, owner, territory, tanked_regular, tanked_elite, sectors)
+    forces_saved(state, owner, territory, rescue, sectors)
     return elite_lost
+
+
+@rule("skills.suk-graduate.occupy")
+def suk_saves_ally_forces(choice: str) -> bool:
+    return choice == "side-dialed-losses"
 
 
 @rule("battle.losses.winner-dialed")
@@ -604,6 +616,7 @@ def duke_capture_open(snapshot: Snapshot, battle: Battle, res: Resolution) -> bo
 DECLARED = RuleModule(
     implements={
         "cyborg-losses": ("as-dialed",),
+        SUK_OCCUPY_QUESTION: ("own-forces-only", "side-dialed-losses"),
         TRAITOR_CHEAP_HERO_QUESTION: ("discarded", "may-keep"),
         TRAITOR_KH_QUESTION: ("used", "not-used"),
         TRAITOR_LEADER_QUESTION: ("returns-unused", "counts-as-used"),

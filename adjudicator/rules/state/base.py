@@ -27,13 +27,15 @@ from adjudicator.core.vocabulary import (
 
 AWAKENING_LOSSES = 7
 
-# The steps before a battle's plans, in the order they are taken, each only when it applies: a face-up
-# Mentat's question first (Leader Skills before faction powers, as the rules register's
-# skills.mentat.question.first states), then the window on Residual Poison and Juice of Sapho (rule
-# richese.cards.window: before the Voice), the Voice before Prescience (base rulebook Q&A, as the rules
-# register's battle.prelude.order states), then one Karama window on the powers that act once the plans
-# are made.
+# The steps before a battle's plans, in the order they are taken, each only when it applies: Ecaz's
+# choice of which of itself and its ally fights an Occupy battle first (rule ecaz.occupy.fighter: the
+# fighter's leader, cards and Mentat are the side's), then a face-up Mentat's question (Leader Skills
+# before faction powers, as the rules register's skills.mentat.question.first states), then the window
+# on Residual Poison and Juice of Sapho (rule richese.cards.window: before the Voice), the Voice before
+# Prescience (base rulebook Q&A, as the rules register's battle.prelude.order states), then one Karama
+# window on the powers that act once the plans are made.
 PRELUDE_ORDER: tuple[str, ...] = (
+    DecisionType.OCCUPY_FIGHTER.value,
     DecisionType.MENTAT_QUESTION.value,
     DecisionType.PRE_BATTLE_CARDS.value,
     DecisionType.VOICE.value,

@@ -167,6 +167,12 @@ class BattleCardsState(WorkingCopy):
         assert battle["defender"] == faction, "only the defender can become the aggressor"
         battle["aggressor"], battle["defender"] = faction, battle["aggressor"]
 
+    def set_sides(self, aggressor: str, defender: str) -> None:
+        """The battle's sides before any plan is made (Ecaz's choice of its Occupy side's fighter)."""
+        battle = self.wire["battle"]
+        assert not battle["plans"], "the sides are set before the plans"
+        battle["aggressor"], battle["defender"] = aggressor, defender
+
     def withdraw_plan(self, faction: str) -> None:
         """A locked, unrevealed plan is taken back to be made again, its cards returning to the hand."""
         plan = Plan.from_dict(self.wire["battle"]["plans"].pop(faction))
