@@ -17,12 +17,8 @@ from adjudicator.rules.battle.sectors import battle_on_one_side, battle_sectors,
 from adjudicator.rules.ghola import unmodelled_ghola_capture
 from adjudicator.rules.skill_bonuses import (
     BONUS_SKILLS,
-    CARD_SKILLS,
-    POISON_DEFENSE,
-    PROJECTILE_DEFENSE,
-    WORTHLESS,
 )
-from adjudicator.rules.skill_steps import diplomat_worthless, untriggered_out
+from adjudicator.rules.skill_steps import untriggered_out
 from adjudicator.rules.skills import (
     BUREAUCRAT,
     MODELLED_BATTLE_SKILLS,
@@ -156,7 +152,6 @@ def unmodelled_compositions(
                 missing.append(
                     (f"the face-up {skill} skill ({leader_id})", f"/snapshot/factions/{faction}/leaders/{leader_id}")
                 )
-    missing += _diplomat_beside_card_bonus(snapshot, battle)
     for variant in ("stronghold-cards", "tech-tokens"):
         if variant in rs.variants:
             missing.append((f"the {variant} variant in battle", "/snapshot/ruleset/variants"))
@@ -190,26 +185,6 @@ def unmodelled_compositions(
         Violation("not-implemented", f"this engine version does not adjudicate {what} yet", path)
         for what, path in missing
     ]
-
-
-# the card classes a Diplomat's Worthless card, counted as a defense, could add or take away
-_COPY_CLASSES = frozenset({WORTHLESS, POISON_DEFENSE, PROJECTILE_DEFENSE})
-
-
-def _diplomat_beside_card_bonus(snapshot: Snapshot, battle: Battle) -> list[tuple[str, str]]:
-    """A face-up Diplomat's copy beside a skill whose bonus counts Worthless or defense cards: whether the
-    copied card still counts as Worthless, or as the defense, for that bonus is not modelled."""
-    missing = []
-    for faction in (battle.aggressor, battle.defender):
-        if diplomat_worthless(snapshot, battle, faction) is None:
-            continue
-        plan = battle.plans[faction]
-        skills = {selected_skill(snapshot, plan), *face_up_skills(snapshot, faction, plan.leader)}
-        for skill in sorted(s for s in skills if s is not None and CARD_SKILLS.get(s) in _COPY_CLASSES):
-            missing.append(
-                (f"a face-up Diplomat's copied defense beside the {skill} skill", f"/snapshot/battle/plans/{faction}")
-            )
-    return missing
 
 
 DECLARED = RuleModule(
