@@ -262,7 +262,7 @@ def bonus_lines(
     skill = selected_skill(snapshot, plan)
     classes: set[str] | None = None
     trained = {s: leader for s, leader in face_up_skills(snapshot, faction, plan.leader).items() if s in CARD_SKILLS}
-    at_work = [*trained, *([skill] if skill in CARD_SKILLS else [])]
+    at_work = [*trained, *([skill] if skill is not None and skill in CARD_SKILLS else [])]
     if skill is not None and skill in CARD_SKILLS and battle_effect_applies(survives):
         classes = copy_classes(plan, weapon, protects, context, copy, at_work)
         if CARD_SKILLS[skill] in classes:

@@ -152,6 +152,15 @@ def unmodelled_compositions(
                 missing.append(
                     (f"the face-up {skill} skill ({leader_id})", f"/snapshot/factions/{faction}/leaders/{leader_id}")
                 )
+    no_field = snapshot.no_field
+    for faction in combatants if no_field is not None and no_field.territory == battle.territory else ():
+        if selected_skill(snapshot, battle.plans[faction]) == "diplomat":
+            missing.append(
+                (
+                    "a Diplomat's retreat beside a No-Field token in the battle's territory",
+                    f"/snapshot/battle/plans/{faction}/leader",
+                )
+            )
     for variant in ("stronghold-cards", "tech-tokens"):
         if variant in rs.variants:
             missing.append((f"the {variant} variant in battle", "/snapshot/ruleset/variants"))
