@@ -390,6 +390,11 @@ class ResolutionSchema(Schema):
             "reinforcements-forces step is to come"
         }
     )
+    retreat_left = count_field(
+        20,
+        "the forces a side that lost with its Diplomat may still retreat, kept while its diplomat-retreat "
+        "step is to come",
+    )
     face_dancer_reading = Choice(
         ["battle-sectors", "whole-territory"],
         metadata={
@@ -647,7 +652,9 @@ class DecisionSchema(Schema):
         },
     )
     forces = count_field(
-        100, "face-dancer-reveal: the winner's forces in the territory, the most the Tleilaxu may replace"
+        100,
+        "face-dancer-reveal: the winner's forces in the territory, the most the Tleilaxu may replace; "
+        "diplomat-retreat: the most forces that may still retreat",
     )
     swap_max = count_field(7, "suboid-swap: the most surviving Suboids that may replace lost Cyborgs")
     count = count_field(2, "audit-payment: the cards CHOAM's Auditor is to look at")
@@ -807,13 +814,13 @@ class ActionSchema(Schema):
         20,
         "choose-casualties: regular forces lost; choose-withdrawal: regular forces dialed, which stay; "
         "choose-reinforcements: regular reserve forces sent; "
-        "trigger-tleilaxu-ambassador: forces revived",
+        "trigger-tleilaxu-ambassador: forces revived; retreat-forces: regular forces retreating",
     )
     elite = count_field(
         20,
         "choose-casualties: elite forces lost; choose-withdrawal: elite forces dialed, which stay; "
         "choose-reinforcements: elite reserve forces sent; "
-        "trigger-tleilaxu-ambassador: elite forces revived",
+        "trigger-tleilaxu-ambassador: elite forces revived; retreat-forces: elite forces retreating",
     )
     leader = id_field(
         "capture-leader: the drawn leader; lock-battle-plan: the leader; "
@@ -835,7 +842,8 @@ class ActionSchema(Schema):
         metadata={"description": "capture-leader: keep or kill the drawn leader, or decline to capture anyone"},
     )
     territory = id_field(
-        "trigger-*-ambassador, reveal-extortion: the stronghold entered; place-terror-token: where the token goes",
+        "trigger-*-ambassador, reveal-extortion: the stronghold entered; place-terror-token: where the token goes; "
+        "retreat-forces: the territory retreated to",
         allow_none=True,
     )
     entrant = faction_field(metadata={"description": "trigger-*-ambassador: the faction entering the stronghold"})

@@ -17,6 +17,7 @@ from adjudicator.core.errors import RegisterError
 from adjudicator.core.vocabulary import CardCategory, TerritoryType
 
 BASE = "base"
+Place = tuple[str, int | None]  # a territory and one of its sectors (None: a territory without sectors)
 _EXPANSION_ORDER = ("ixians-tleilaxu", "choam-richese", "ecaz-moritani")
 
 
@@ -124,6 +125,8 @@ class Catalog:
     homeworlds: Mapping[str, Homeworld]
     skills: Mapping[str, Skill]
     cards: Mapping[str, CardKind]
+    # each (territory, sector) -> the places sharing a border with it (the Polar Sink's sector: None)
+    borders: Mapping[Place, frozenset[Place]] = field(default_factory=lambda: MappingProxyType({}))
 
     def leaders_of(self, faction: str) -> tuple[Leader, ...]:
         """A faction's own leader discs (Duke Vidal, a separate disc, is nobody's roster leader)."""
@@ -135,8 +138,28 @@ class Catalog:
         return roster
 
 
-def _freeze(mapping: dict[str, Any]) -> Mapping[str, Any]:
+def _freeze(mapping: dict[Any, Any]) -> Mapping[Any, Any]:
     return MappingProxyType(mapping)
+
+
+def _borders(raw: list[list[Any]], territories: Mapping[str, Territory]) -> dict[Place, frozenset[Place]]:
+    """Every place's neighbours: the listed borders between territories, both ways, and within a
+    territory its consecutive sectors."""
+    found: dict[Place, set[Place]] = {}
+
+    def join(a: Place, b: Place) -> None:
+        found.setdefault(a, set()).add(b)
+        found.setdefault(b, set()).add(a)
+
+    for territory, sector, other, other_sector in raw:
+        for place in ((territory, sector), (other, other_sector)):
+            if place[0] not in territories or (place[1] is not None and place[1] not in territories[place[0]].sectors):
+                raise ValueError(f"border names an unknown place {place!r}")
+        join((territory, sector), (other, other_sector))
+    for t in territories.values():
+        for a, b in zip(t.sectors, t.sectors[1:], strict=False):
+            join((t.id, a), (t.id, b))
+    return {place: frozenset(near) for place, near in found.items()}
 
 
 def _build(raw: dict[str, Any]) -> Catalog:
@@ -177,6 +200,7 @@ def _build(raw: dict[str, Any]) -> Catalog:
         }
         expansions = {e["id"]: e["name"] for e in raw["expansions"]}
         variants = {v["id"]: v["expansion"] for v in raw["variants"]}
+        borders = _borders(raw["borders"], territories)
     except (KeyError, TypeError, ValueError) as exc:  # a packaging defect, reported plainly
         raise RegisterError(f"catalog.yaml is malformed: {exc!r}") from exc
     return Catalog(
@@ -188,6 +212,7 @@ def _build(raw: dict[str, Any]) -> Catalog:
         homeworlds=_freeze(homeworlds),
         skills=_freeze(skills),
         cards=_freeze(cards),
+        borders=_freeze(borders),
     )
 
 

@@ -111,6 +111,16 @@ class ReinforcementsDecision(DecisionRecord):
 
 
 @dataclass(frozen=True, slots=True)
+class RetreatDecision(DecisionRecord):
+    """How many of its undialed forces, and where, a side that lost with its Diplomat retreats."""
+
+    territory: str | None = None
+    forces: int = 0
+
+    TYPE: ClassVar[DecisionType] = DecisionType.DIPLOMAT_RETREAT
+
+
+@dataclass(frozen=True, slots=True)
 class WinnerCardsDecision(DecisionRecord):
     """The winner's played cards it may keep."""
 
@@ -439,6 +449,7 @@ DECISION_RECORDS: Mapping[str, type[DecisionRecord]] = {
         CasualtiesDecision,
         WithdrawalDecision,
         ReinforcementsDecision,
+        RetreatDecision,
         WinnerCardsDecision,
         CaptureDecision,
         RetentionDecision,

@@ -167,6 +167,7 @@ class Resolution(Record):
     face_dancer_reading: str | None = None
     withdrawing: str | None = None
     reinforcing: str | None = None
+    retreat_left: int | None = None
 
     READ: ClassVar[Mapping[str, Any]] = {
         "result": BattleResult,
@@ -190,6 +191,7 @@ class Resolution(Record):
         "face_dancer_reading",
         "withdrawing",
         "reinforcing",
+        "retreat_left",
     )
 
     def to_wire(self) -> dict[str, Any]:

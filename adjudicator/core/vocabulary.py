@@ -174,6 +174,8 @@ class ActionType(StrEnum):
     PLAY_JUICE_OF_SAPHO = "play-juice-of-sapho"
     PASS_PRE_BATTLE_CARDS = "pass-pre-battle-cards"
     CHOOSE_OCCUPY_FIGHTER = "choose-occupy-fighter"
+    RETREAT_FORCES = "retreat-forces"
+    DECLINE_RETREAT = "decline-retreat"
 
 
 class DecisionType(StrEnum):
@@ -210,17 +212,18 @@ class DecisionType(StrEnum):
     AUDIT_PAYMENT = "audit-payment"
     PRE_BATTLE_CARDS = "pre-battle-cards"
     OCCUPY_FIGHTER = "occupy-fighter"
+    DIPLOMAT_RETREAT = "diplomat-retreat"
 
 
 # The phases in which each decision type can be open, from where the rules open it: the choice of the
 # next battle, the steps before a battle's plans (the Mentat's question and its answer, Voice,
 # Prescience and their Karama windows), its plans and its cleanup steps (the Auditor's inspection,
-# Harass and Withdraw's dialed forces, Reinforcements' reserve forces, casualties, the winner's cards,
-# the Harkonnen capture, Moritani's retention and its Karama windows, Semuta, Face Dancers, Sandmaster,
-# Rihani, the Ixian Suboid swap) and the Karama window on the Emperor's gift of spice in the Battle
-# phase; Duke Vidal's acquisition and its Karama window as Shipment and Movement ends
-# (`end-shipment-movement`); the Terror placement and the Extortion payment in the Mentat Pause. An
-# answer that keeps a decision open (a CHOAM cash-in, a Karama pass) does not change the phase.
+# Harass and Withdraw's dialed forces, Reinforcements' reserve forces, a losing Diplomat's retreat,
+# casualties, the winner's cards, the Harkonnen capture, Moritani's retention and its Karama windows,
+# Semuta, Face Dancers, Sandmaster, Rihani, the Ixian Suboid swap) and the Karama window on the
+# Emperor's gift of spice in the Battle phase; Duke Vidal's acquisition and its Karama window as
+# Shipment and Movement ends (`end-shipment-movement`); the Terror placement and the Extortion payment
+# in the Mentat Pause. An answer that keeps a decision open (a CHOAM cash-in, a Karama pass) does not change the phase.
 _BATTLE = frozenset({Phase.BATTLE})
 DECISION_PHASES: Mapping[DecisionType, frozenset[Phase]] = MappingProxyType(
     {
@@ -228,6 +231,7 @@ DECISION_PHASES: Mapping[DecisionType, frozenset[Phase]] = MappingProxyType(
         DecisionType.BATTLE_CASUALTIES: _BATTLE,
         DecisionType.HARASS_WITHDRAWAL: _BATTLE,
         DecisionType.REINFORCEMENTS_FORCES: _BATTLE,
+        DecisionType.DIPLOMAT_RETREAT: _BATTLE,
         DecisionType.WINNER_CARDS: _BATTLE,
         DecisionType.HARKONNEN_CAPTURE: _BATTLE,
         DecisionType.MORITANI_RETENTION: _BATTLE,

@@ -13,7 +13,8 @@ it adds to survives; `Side` values come from the resolution, which owns the weap
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
+from dataclasses import replace
 from typing import Any
 
 from adjudicator.core.action import Context
@@ -54,6 +55,9 @@ SEVERAL_QUESTION = "skill-bonuses-several"
 CHEAP_HERO_QUESTION = "skill-bonus-cheap-hero"
 ARTILLERY_QUESTION = "skill-bonus-artillery"
 BANKER_CHOAM_QUESTION = "spice-banker-choam-share"
+DIPLOMAT_CLASS_QUESTION = "diplomat-copy-skill-class"
+# the classes a face-up Diplomat's copied defense can change (the Worthless card, the defense it copies)
+_COPY_CLASSES = frozenset({WORTHLESS, POISON_DEFENSE, PROJECTILE_DEFENSE})
 
 
 # --- which classes of card a plan holds ----------------------------------------------------------
@@ -108,6 +112,40 @@ def plan_classes(plan: Plan, weapon: Weapon, protects: frozenset[Protection], co
     if weapon in (Weapon.POISON, Weapon.PROJECTILE) or protects:
         found |= card_role_classes(weapon, protects)
     return found
+
+
+# a face-up Diplomat's copy in a plan: the Worthless card counted as the opponent's defense, and what
+# the side's cards protect against without the copy
+DiplomatCopy = tuple[str, frozenset[Protection]]
+
+
+@rule("skills.card-bonus.diplomat-copy")
+def copy_counts_as_defense(choice: str) -> bool:
+    return choice == "copied-class"
+
+
+def copy_classes(
+    plan: Plan,
+    weapon: Weapon,
+    protects: frozenset[Protection],
+    context: Context,
+    copy: DiplomatCopy | None,
+    skills: Iterable[str],
+) -> set[str]:
+    """The classes of card a plan holds for the card-trained `skills` at work on the side. With a
+    face-up Diplomat's copy, the Worthless card is either still a Worthless card (the copy names no
+    class) or the copied defense (no longer Worthless); the question is asked only when the two
+    readings give those skills different classes."""
+    if copy is None:
+        return plan_classes(plan, weapon, protects, context)
+    worthless, held_protects = copy
+    card_held = plan_classes(plan, weapon, held_protects, context)
+    emptied = replace(plan, defense=None) if plan.defense == worthless else replace(plan, weapon=None)
+    copied = plan_classes(emptied, weapon, protects, context)
+    counted = {CARD_SKILLS[s] for s in skills} & _COPY_CLASSES
+    if card_held & counted == copied & counted:
+        return card_held
+    return copied if copy_counts_as_defense(context.choice(DIPLOMAT_CLASS_QUESTION)) else card_held
 
 
 # --- Planetologist's card ------------------------------------------------------------------------
@@ -214,15 +252,19 @@ def bonus_lines(
     survives: bool,
     artillery: bool,
     context: Context,
+    copy: DiplomatCopy | None = None,
 ) -> list[tuple[int, dict[str, Any]]]:
-    """One side's lines from the skills of this module: half-points, and the line as quoted."""
+    """One side's lines from the skills of this module: half-points, and the line as quoted (`copy`:
+    the side's face-up Diplomat's copy, when it counted)."""
     if not skills_on(snapshot) or not survives:
         return []
     lines: list[tuple[int, dict[str, Any]]] = []
     skill = selected_skill(snapshot, plan)
     classes: set[str] | None = None
+    trained = {s: leader for s, leader in face_up_skills(snapshot, faction, plan.leader).items() if s in CARD_SKILLS}
+    at_work = [*trained, *([skill] if skill is not None and skill in CARD_SKILLS else [])]
     if skill is not None and skill in CARD_SKILLS and battle_effect_applies(survives):
-        classes = plan_classes(plan, weapon, protects, context)
+        classes = copy_classes(plan, weapon, protects, context, copy, at_work)
         if CARD_SKILLS[skill] in classes:
             lines.append(_line(card_bonus_halves(skill, classes), skill, "skills.card-bonus"))
     elif skill == PLANETOLOGIST and battle_effect_applies(survives):
@@ -230,10 +272,9 @@ def bonus_lines(
             lines.append(_line(planetologist_halves(), skill, "skills.planetologist", card=plan.weapon))
     elif skill == SPICE_BANKER and battle_effect_applies(survives) and plan.banker_spice:
         lines.append(_line(banker_halves(plan), skill, "skills.spice-banker"))
-    trained = {s: leader for s, leader in face_up_skills(snapshot, faction, plan.leader).items() if s in CARD_SKILLS}
     if trained and (plan.leader is not None or cheap_hero_gains(context.choice(CHEAP_HERO_QUESTION))):
         if classes is None:
-            classes = plan_classes(plan, weapon, protects, context)
+            classes = copy_classes(plan, weapon, protects, context, copy, trained)
         for face_up, leader_id in sorted(trained.items()):
             if CARD_SKILLS[face_up] in classes:
                 halves = face_up_bonus_halves(face_up, classes)
@@ -267,5 +308,6 @@ DECLARED = RuleModule(
         CHEAP_HERO_QUESTION: ("leader-discs-only", "cheap-hero-gains"),
         ARTILLERY_QUESTION: ("bonus-counts", "bonus-zeroed"),
         BANKER_CHOAM_QUESTION: ("to-bank", "choam-shares"),
+        DIPLOMAT_CLASS_QUESTION: ("card-held", "copied-class"),
     },
 )

@@ -8,6 +8,7 @@ alone. Modelled here: Mentat (+2), Bureaucrat (-1 to the opponent per stronghold
 Sandmaster (+3 spice on the battle territory's pile) and Rihani Decipherer (a private look at two
 Traitor deck cards, and a Traitor exchange); the skills that add to a leader's strength are in
 `skill_bonuses`; the Smuggler, the Suk Graduate, the face-up Spice Banker and the face-up Diplomat are in `skill_steps`;
+the Diplomat fought with (its side's retreat) is in `diplomat_retreat`;
 a face-up Mentat's question before the plans is a step of its own (`rules/battle/mentat_question.py`).
 Other skills that change a battle are answered `not-implemented` by the battle module.
 
@@ -40,7 +41,7 @@ MENTAT = "mentat"
 BUREAUCRAT = "bureaucrat"
 SANDMASTER = "sandmaster"
 RIHANI = "rihani-decipherer"
-MODELLED_BATTLE_SKILLS = frozenset({MENTAT, BUREAUCRAT, SANDMASTER, RIHANI, "smuggler", "suk-graduate"})
+MODELLED_BATTLE_SKILLS = frozenset({MENTAT, BUREAUCRAT, SANDMASTER, RIHANI, "smuggler", "suk-graduate", "diplomat"})
 # face-up (normal) effects that change a battle and are not modelled yet
 UNMODELLED_NORMAL_IN_BATTLE: frozenset[str] = frozenset()
 SANDMASTER_SPICE = 3

@@ -92,6 +92,7 @@ class BattleChecks(Checker):
             DecisionType.BATTLE_CASUALTIES.value: self.battle_cleanup_decision,
             DecisionType.HARASS_WITHDRAWAL.value: self.withdrawal_decision,
             DecisionType.REINFORCEMENTS_FORCES.value: self.reinforcements_decision,
+            DecisionType.DIPLOMAT_RETREAT.value: self.retreat_decision,
             DecisionType.WINNER_CARDS.value: self.battle_cleanup_decision,
             DecisionType.HARKONNEN_CAPTURE.value: self.battle_cleanup_decision,
             DecisionType.SEMUTA_OPPORTUNITY.value: self.semuta_decision,
@@ -183,6 +184,7 @@ class BattleChecks(Checker):
                     )
             self.cyborgs_lost_record(resolution)
             self.face_dancer_reading_record(resolution)
+            self.retreat_left_record(battle, resolution)
             if resolution.steps and self.s.pending is None:
                 self.add(
                     "decision-missing",
@@ -770,6 +772,37 @@ class BattleChecks(Checker):
                 "resolution",
                 "face_dancer_reading",
             )
+
+    def retreat_left_record(self, battle: Battle, resolution: Resolution) -> None:
+        """`retreat_left` is kept exactly while the diplomat-retreat step remains, and is no more than the
+        strength of the loser's leader."""
+        where = ("battle", "resolution", "retreat_left")
+        to_come = DecisionType.DIPLOMAT_RETREAT in resolution.steps
+        if to_come != (resolution.retreat_left is not None):
+            self.add(
+                "record-out-of-step", "retreat_left is kept exactly while the diplomat-retreat step remains", *where
+            )
+            return
+        if resolution.retreat_left is None:
+            return
+        plan = battle.plans.get(resolution.loser or "")
+        leader = catalog().leaders.get(plan.leader or "") if plan is not None else None
+        strength = leader.strength if leader is not None else None
+        if not isinstance(strength, int) or not 0 < resolution.retreat_left <= strength:
+            self.add("decision-mismatch", "at least 1 force retreats, and no more than the leader's strength", *where)
+
+    def retreat_decision(self) -> None:
+        current = self.battle_step_answered()
+        if current is None:
+            return
+        decision, battle, resolution = current
+        if decision.player is None or decision.player != resolution.loser:
+            self.add("wrong-decider", "the side that lost with its Diplomat decides its retreat", "pending", "player")
+            return
+        if decision.fields.get("territory") != battle.territory:
+            self.add("decision-mismatch", f"'territory' must be {battle.territory!r}", "pending", "territory")
+        if decision.fields.get("forces") != resolution.retreat_left:
+            self.add("decision-mismatch", "'forces' must be the resolution's retreat_left", "pending", "forces")
 
     def withdrawal_decision(self) -> None:
         self.recorded_side_decision("withdrawing")

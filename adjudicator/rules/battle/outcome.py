@@ -38,6 +38,7 @@ from adjudicator.rules.battle.plans import dialed_forces_of, forces_in
 from adjudicator.rules.battle.resolution import Resolution, Side, _leader_strength, _survives
 from adjudicator.rules.battle.sectors import battle_sectors, loser_loss_sectors
 from adjudicator.rules.cards import REINFORCEMENTS, can_retain_battle_card
+from adjudicator.rules.diplomat_retreat import retreat_offer
 from adjudicator.rules.ecaz import ambassadors_return_to_ecaz
 from adjudicator.rules.ghola import DEATH_QUESTION as GHOLA_DEATH_QUESTION
 from adjudicator.rules.ghola import ghola_dies, is_ghola
@@ -323,8 +324,11 @@ def apply_resolution(
             partner = occupy_partner(snapshot, battle, faction)
             if partner is not None:
                 occupy_side_loses(state, partner, territory, loser_loss_sectors(snapshot, partner, context))
+    retreat_left = 0  # a losing Diplomat's forces wait on its retreat
     if res.loser is not None and res.loser != withdrawing:
-        loser_loses_everything(state, res.loser, territory, loser_loss_sectors(snapshot, res.loser, context))
+        retreat_left = retreat_offer(snapshot, state, battle, res.loser, context)
+        if not retreat_left:
+            loser_loses_everything(state, res.loser, territory, loser_loss_sectors(snapshot, res.loser, context))
         partner = occupy_partner(snapshot, battle, res.loser)
         if partner is not None:
             occupy_side_loses(state, partner, territory, loser_loss_sectors(snapshot, partner, context))
@@ -398,6 +402,8 @@ def apply_resolution(
         needed.add(DecisionType.HARASS_WITHDRAWAL.value)
     if reinforcing is not None and reinforcing != withdrawing:
         needed.add(DecisionType.REINFORCEMENTS_FORCES.value)
+    if retreat_left:
+        needed.add(DecisionType.DIPLOMAT_RETREAT.value)
     if res.winner is not None:
         winner_plan = battle.plans[res.winner]
         decided_by_traitor = res.result is BattleResult.SINGLE_TRAITOR
@@ -534,6 +540,7 @@ def apply_resolution(
         cyborgs_lost=cyborgs_lost,
         withdrawing=withdrawing,
         reinforcing=reinforcing,
+        retreat_left=retreat_left,
     )
     # the Face Dancer question reads the resolution just recorded (whether other steps precede it)
     if face_dancer_step(state):

@@ -11,18 +11,14 @@ from adjudicator.core.results import Violation
 from adjudicator.core.rulebook import RuleModule
 from adjudicator.core.snapshot import Battle, Snapshot
 from adjudicator.core.tracing import rule
-from adjudicator.core.vocabulary import DUKE, DukeStatus, LeaderStatus, Phase
+from adjudicator.core.vocabulary import DUKE, DukeStatus, FactionId, LeaderStatus, Phase
 from adjudicator.rules.battle.card_effects import plays_plan_cards, unmodelled_plan_cards
 from adjudicator.rules.battle.sectors import battle_on_one_side, battle_sectors, combatant_sectors, sector_groups
 from adjudicator.rules.ghola import unmodelled_ghola_capture
 from adjudicator.rules.skill_bonuses import (
     BONUS_SKILLS,
-    CARD_SKILLS,
-    POISON_DEFENSE,
-    PROJECTILE_DEFENSE,
-    WORTHLESS,
 )
-from adjudicator.rules.skill_steps import diplomat_worthless, untriggered_out
+from adjudicator.rules.skill_steps import untriggered_out
 from adjudicator.rules.skills import (
     BUREAUCRAT,
     MODELLED_BATTLE_SKILLS,
@@ -156,7 +152,16 @@ def unmodelled_compositions(
                 missing.append(
                     (f"the face-up {skill} skill ({leader_id})", f"/snapshot/factions/{faction}/leaders/{leader_id}")
                 )
-    missing += _diplomat_beside_card_bonus(snapshot, battle)
+    no_field = snapshot.no_field
+    for faction in combatants if no_field is not None and no_field.territory == battle.territory else ():
+        # Richese's token stands for forces the side's retreat would count
+        if faction == FactionId.RICHESE and selected_skill(snapshot, battle.plans[faction]) == "diplomat":
+            missing.append(
+                (
+                    "a Diplomat's retreat beside a No-Field token in the battle's territory",
+                    f"/snapshot/battle/plans/{faction}/leader",
+                )
+            )
     for variant in ("stronghold-cards", "tech-tokens"):
         if variant in rs.variants:
             missing.append((f"the {variant} variant in battle", "/snapshot/ruleset/variants"))
@@ -190,26 +195,6 @@ def unmodelled_compositions(
         Violation("not-implemented", f"this engine version does not adjudicate {what} yet", path)
         for what, path in missing
     ]
-
-
-# the card classes a Diplomat's Worthless card, counted as a defense, could add or take away
-_COPY_CLASSES = frozenset({WORTHLESS, POISON_DEFENSE, PROJECTILE_DEFENSE})
-
-
-def _diplomat_beside_card_bonus(snapshot: Snapshot, battle: Battle) -> list[tuple[str, str]]:
-    """A face-up Diplomat's copy beside a skill whose bonus counts Worthless or defense cards: whether the
-    copied card still counts as Worthless, or as the defense, for that bonus is not modelled."""
-    missing = []
-    for faction in (battle.aggressor, battle.defender):
-        if diplomat_worthless(snapshot, battle, faction) is None:
-            continue
-        plan = battle.plans[faction]
-        skills = {selected_skill(snapshot, plan), *face_up_skills(snapshot, faction, plan.leader)}
-        for skill in sorted(s for s in skills if s is not None and CARD_SKILLS.get(s) in _COPY_CLASSES):
-            missing.append(
-                (f"a face-up Diplomat's copied defense beside the {skill} skill", f"/snapshot/battle/plans/{faction}")
-            )
-    return missing
 
 
 DECLARED = RuleModule(

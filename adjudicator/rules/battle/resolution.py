@@ -327,6 +327,7 @@ def resolve(snapshot: Snapshot, battle: Battle, context: Context) -> Resolution:
     chemistry_protects = context.choice(TOOTH_QUESTION) == "chemistry-protects"
     burner = stone_burner_player(battle) is not None
     burn = burner and stone_burner_kills(battle)
+    uncopied = {f: s.protects for f, s in sides.items()}
     diplomat = _diplomat_copy(snapshot, battle, sides, chemistry_protects, burn, context)
     artillery = _kill_leaders(sides[aggressor], sides[defender], chemistry_protects, burn)
     skill_bonuses = skills_on(snapshot)
@@ -354,8 +355,9 @@ def resolve(snapshot: Snapshot, battle: Battle, context: Context) -> Resolution:
         survivors = {f: _survives(s) for f, s in sides.items()}
         for faction, extra in skill_lines(snapshot, plans, survivors, artillery, context.interpretations).items():
             side = sides[faction]
+            copy = (diplomat[faction], uncopied[faction]) if faction in diplomat else None
             extra += bonus_lines(
-                snapshot, faction, side.plan, side.weapon, side.protects, survivors[faction], artillery, context
+                snapshot, faction, side.plan, side.weapon, side.protects, survivors[faction], artillery, context, copy
             )
             lines[faction] += several_bonuses(extra, context)
     for faction in sides if not burner else ():

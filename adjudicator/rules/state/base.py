@@ -54,6 +54,7 @@ CLEANUP_ORDER: tuple[str, ...] = (
     DecisionType.AUDIT_PAYMENT.value,
     DecisionType.HARASS_WITHDRAWAL.value,
     DecisionType.REINFORCEMENTS_FORCES.value,
+    DecisionType.DIPLOMAT_RETREAT.value,
     DecisionType.BATTLE_CASUALTIES.value,
     DecisionType.SUBOID_SWAP.value,
     DecisionType.MORITANI_SPECIAL_KARAMA.value,

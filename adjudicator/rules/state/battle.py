@@ -48,6 +48,7 @@ class BattleCardsState(WorkingCopy):
         cyborgs_lost: int = 0,
         withdrawing: str | None = None,
         reinforcing: str | None = None,
+        retreat_left: int = 0,
     ) -> None:
         """Record what the battle decided and the cleanup steps to come (in the order given)."""
         resolution: dict[str, Any] = {
@@ -72,6 +73,8 @@ class BattleCardsState(WorkingCopy):
             resolution["withdrawing"] = withdrawing
         if reinforcing is not None:
             resolution["reinforcing"] = reinforcing
+        if retreat_left:
+            resolution["retreat_left"] = retreat_left
         self.wire["battle"]["resolution"] = resolution
 
     def schedule_step(self, step: str) -> None:

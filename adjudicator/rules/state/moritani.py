@@ -246,6 +246,38 @@ class MoritaniState(WorkingCopy):
             if s["faction"] == faction and s["territory"] == territory and (sectors is None or s["sector"] in sectors)
         )
 
+    def move_forces(
+        self,
+        faction: str,
+        territory: str,
+        regular: int,
+        elite: int,
+        sectors: frozenset[int] | None,
+        to: tuple[str, int | None],
+    ) -> tuple[int, int]:
+        """`regular` and `elite` forces of a faction in a territory (only in `sectors`, if given) move to
+        the place `to` (territory, sector), stack by stack in the board's order; (regular, elite) moved."""
+        moved_regular, moved_elite = self.lift_forces(faction, territory, regular, elite, sectors)
+        stack = {"faction": faction, "territory": to[0], "sector": to[1]}
+        stack |= {"regular": moved_regular, "elite": moved_elite}
+        for held in self.wire["forces"]:
+            if held["faction"] == faction and held["territory"] == to[0] and held.get("sector") == to[1]:
+                held["regular"] += moved_regular
+                held["elite"] += moved_elite
+                break
+        else:
+            self.wire["forces"].append(stack)
+        return moved_regular, moved_elite
+
+    def occupied_territories(self) -> frozenset[str]:
+        """The territories where any faction has forces (advisors and a No-Field token included)."""
+        held = {str(s["territory"]) for s in self.wire["forces"] if int(s["regular"]) + int(s["elite"]) > 0}
+        held |= {str(a["territory"]) for a in self.wire.get("advisors") or () if int(a["count"]) > 0}
+        no_field = self.wire.get("no_field")
+        if no_field is not None:
+            held.add(str(no_field["territory"]))
+        return frozenset(held)
+
     def forces_to_reserves(
         self, faction: str, territory: str, sectors: frozenset[int] | None = None
     ) -> tuple[int, int]:

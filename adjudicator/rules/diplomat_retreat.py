@@ -1,0 +1,188 @@
+"""The Diplomat fought with (CHOAM & Richese p.9; the Diplomat card's lower band): when its side loses,
+some of the side's undialed forces retreat instead of going to the Tanks.
+
+The side's losses wait on its `diplomat-retreat` decision, which opens after the reveal on public
+facts (the plans, the board, the storm): the places a retreat may go and the (regular, elite) counts
+that may go there are listed as options, a decline among them. The forces that stay are lost when the
+decision is answered, as the loser's forces always are. `retreat_left` in the battle's resolution
+keeps the count the side may still move while the step remains (question diplomat-retreat-split may
+let it retreat again, elsewhere).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterable
+from typing import Any
+
+from adjudicator.core.action import Context
+from adjudicator.core.catalog import Place, catalog
+from adjudicator.core.rulebook import RuleModule
+from adjudicator.core.snapshot import Battle, Snapshot
+from adjudicator.core.tracing import rule
+from adjudicator.core.vocabulary import ActionType
+from adjudicator.rules.battle.card_effects import dialed_sets, harass_in_effect
+from adjudicator.rules.battle.plans import dialed_forces_of
+from adjudicator.rules.battle.sectors import battle_sectors
+from adjudicator.rules.skill_steps import leader_killed
+from adjudicator.rules.skills import battle_effect_applies, selected_skill, skills_on
+from adjudicator.rules.state import NextSnapshot
+
+DIPLOMAT = "diplomat"
+KILLED_QUESTION = "diplomat-retreat-leader-killed"
+SPLIT_QUESTION = "diplomat-retreat-split"
+
+
+def _sources(territory: str, covered: frozenset[int] | None, storm: int) -> list[Place]:
+    """The battle's places a retreat leaves from: its sectors (those it covers) outside the storm."""
+    sectors = catalog().territories[territory].sectors
+    if not sectors:
+        return [(territory, None)]
+    return [(territory, s) for s in sectors if s != storm and (covered is None or s in covered)]
+
+
+@rule("skills.diplomat.retreat-destinations")
+def retreat_destinations(
+    territory: str, covered: frozenset[int] | None, storm: int, occupied: Iterable[str]
+) -> list[Place]:
+    borders = catalog().borders
+    territories = catalog().territories
+    taken = set(occupied)
+    entries: dict[str, set[Place]] = {}
+    for source in _sources(territory, covered, storm):
+        for place in borders.get(source, ()):
+            other = territories[place[0]]
+            if place[0] == territory or place[1] == storm or other.is_stronghold or other.id in taken:
+                continue
+            entries.setdefault(place[0], set()).add(place)
+    found: list[Place] = []
+    for name in sorted(entries):
+        # from the sectors entered, the territory's other sectors outside the storm
+        reached, queue = set(entries[name]), deque(entries[name])
+        while queue:
+            for place in borders.get(queue.popleft(), ()):
+                if place[0] == name and place[1] != storm and place not in reached:
+                    reached.add(place)
+                    queue.append(place)
+        found += sorted(reached, key=lambda p: -1 if p[1] is None else p[1])
+    return found
+
+
+def _occupied(snapshot: Snapshot) -> set[str]:
+    held = {s.territory for s in snapshot.forces if s.regular + s.elite > 0}
+    held |= {a.territory for a in snapshot.advisors if a.count > 0}
+    if snapshot.no_field is not None:
+        held.add(snapshot.no_field.territory)
+    return held
+
+
+def _places(snapshot: Snapshot, battle: Battle) -> list[Place]:
+    return retreat_destinations(battle.territory, battle_sectors(snapshot), snapshot.storm_sector, _occupied(snapshot))
+
+
+def _own_forces(snapshot: Snapshot, battle: Battle, faction: str) -> tuple[int, int]:
+    """The side's own (regular, elite) forces on the board in the battle's sectors."""
+    covered = battle_sectors(snapshot)
+    stacks = [
+        s
+        for s in snapshot.forces
+        if s.faction == faction and s.territory == battle.territory and (covered is None or s.sector in covered)
+    ]
+    return sum(s.regular for s in stacks), sum(s.elite for s in stacks)
+
+
+@rule("skills.diplomat.retreat")
+def retreat_moves(snapshot: Snapshot, battle: Battle, faction: str, most: int) -> list[tuple[int, int]]:
+    regular, elite = _own_forces(snapshot, battle, faction)
+    # Ecaz fighting beside its ally under Occupy dials the ally's forces: none of its own were dialed
+    dialed = (
+        dialed_sets(snapshot, battle, faction)
+        if dialed_forces_of(snapshot, battle, faction) == faction
+        else [{"regular": 0, "elite": 0}]
+    )
+    return [
+        (r, e)
+        for r in range(regular + 1)
+        for e in range(elite + 1)
+        if 0 < r + e <= most and any(d["regular"] <= regular - r and d["elite"] <= elite - e for d in dialed)
+    ]
+
+
+@rule("skills.diplomat.retreat-leader-killed")
+def retreats_when_killed(choice: str) -> bool:
+    return choice == "retreats-when-killed"
+
+
+@rule("skills.diplomat.retreat-split")
+def retreat_again(choice: str) -> bool:
+    return choice == "may-split"
+
+
+def retreat_offer(snapshot: Snapshot, state: NextSnapshot, battle: Battle, loser: str, context: Context) -> int:
+    """How many forces the loser, fighting with a Diplomat, may retreat (0: no retreat is offered, and
+    its forces are lost as usual)."""
+    plan = battle.plans[loser]
+    if not skills_on(snapshot) or plan.leader is None or selected_skill(snapshot, plan) != DIPLOMAT:
+        return 0
+    if leader_killed(state, plan.leader):
+        if not retreats_when_killed(context.choice(KILLED_QUESTION)):
+            battle_effect_applies(False)
+            return 0
+    else:
+        battle_effect_applies(True)
+    if harass_in_effect(battle, loser):
+        return 0  # Harass and Withdraw took the undialed forces back to the reserves
+    strength = catalog().leaders[plan.leader].strength or 0
+    moves = retreat_moves(snapshot, battle, loser, strength)
+    places = _places(snapshot, battle)
+    if not moves or not places:
+        state.event("retreat-unavailable", "skills.diplomat.retreat", faction=loser, leader=plan.leader)
+        return 0
+    return max(r + e for r, e in moves)
+
+
+def retreat_options(snapshot: Snapshot, decision: Any) -> list[dict[str, Any]]:
+    battle = snapshot.battle
+    assert battle is not None
+    most = int(decision.fields.get("forces") or 0)
+    player = decision.player
+    places = _places(snapshot, battle)
+    options = [
+        {
+            "type": ActionType.RETREAT_FORCES.value,
+            "player": player,
+            "territory": territory,
+            "sector": sector,
+            "regular": regular,
+            "elite": elite,
+        }
+        for territory, sector in places
+        for regular, elite in retreat_moves(snapshot, battle, player, most)
+    ]
+    return [*options, {"type": ActionType.DECLINE_RETREAT.value, "player": player}]
+
+
+def retreat_again_offered(
+    snapshot: Snapshot, state: NextSnapshot, battle: Battle, faction: str, left: int, context: Context
+) -> bool:
+    """After a retreat, whether the side may retreat more of its forces elsewhere."""
+    if left <= 0 or not retreat_again(context.choice(SPLIT_QUESTION)):
+        return False
+    covered = battle_sectors(snapshot)
+    places = retreat_destinations(battle.territory, covered, snapshot.storm_sector, state.occupied_territories())
+    left_in = state.forces_in(faction, battle.territory, covered)
+    return bool(places) and left_in > _least_dialed(snapshot, battle, faction)
+
+
+def _least_dialed(snapshot: Snapshot, battle: Battle, faction: str) -> int:
+    if dialed_forces_of(snapshot, battle, faction) != faction:
+        return 0
+    return min(d["regular"] + d["elite"] for d in dialed_sets(snapshot, battle, faction))
+
+
+DECLARED = RuleModule(
+    implements={
+        KILLED_QUESTION: ("survivor-only", "retreats-when-killed"),
+        SPLIT_QUESTION: ("one-territory", "may-split"),
+    },
+)
