@@ -9,7 +9,9 @@ the same test serves `resolve-battle` and a saved snapshot's `choose-casualties`
 
 from __future__ import annotations
 
-from adjudicator.core.action import Context
+from collections.abc import Mapping
+
+from adjudicator.core.action import Context, choice_of
 from adjudicator.core.catalog import card_kind, catalog
 from adjudicator.core.rulebook import RuleModule
 from adjudicator.core.snapshot import Battle, Plan, Snapshot, SpicePile
@@ -298,12 +300,25 @@ BANKER_COLLECTION_QUESTION = "spice-banker-collection-order"
 
 
 def banker_collects(snapshot: Snapshot, state: NextSnapshot, context: Context) -> None:
-    """Each faction takes what its Spice Banker gained this turn, as the turn ends."""
+    """Each faction takes what its Spice Banker gained this turn, as the turn ends (under
+    mentat-pause-start only what the start of the Mentat Pause has not already collected)."""
     for faction, held in snapshot.factions.items():
         if not held.banker_gains:
             continue
         if snapshot.terror is not None:  # Moritani's Extortion may be paid in the same Mentat Pause
             banker_collection_at_turn_end(context.choice(BANKER_COLLECTION_QUESTION))
+        banker_gains_collected(state, faction)
+
+
+def banker_collects_at_pause_start(snapshot: Snapshot, state: NextSnapshot, interpretations: Mapping[str, str]) -> None:
+    """Under mentat-pause-start, each faction takes its Spice Banker's gains as start-mentat-pause opens
+    the Pause, before any Extortion payment is asked for."""
+    for faction, held in snapshot.factions.items():
+        if not held.banker_gains or snapshot.terror is None:
+            continue
+        if banker_collection_at_turn_end(choice_of(interpretations, BANKER_COLLECTION_QUESTION)):
+            return
+        banker_collected_before_extortion()
         banker_gains_collected(state, faction)
 
 
@@ -315,8 +330,12 @@ def banker_gains_collected(state: NextSnapshot, faction: str) -> None:
 
 @rule("skills.spice-banker.collection-order")
 def banker_collection_at_turn_end(choice: str) -> bool:
-    assert choice == "turn-end"
-    return True
+    return choice == "turn-end"
+
+
+@rule("skills.spice-banker.collected-before-extortion")
+def banker_collected_before_extortion() -> None:
+    pass
 
 
 DECLARED = RuleModule(
@@ -325,7 +344,7 @@ DECLARED = RuleModule(
         SMUGGLER_PILES_QUESTION: ("largest-first",),
         SUK_FORCES_QUESTION: ("elite-first",),
         BANKER_CHOAM_QUESTION: ("bank-part", "whole-payment"),
-        BANKER_COLLECTION_QUESTION: ("turn-end",),
+        BANKER_COLLECTION_QUESTION: ("turn-end", "mentat-pause-start"),
         DIPLOMAT_QUESTION: ("when-it-protects", "always-counts"),
     },
 )
