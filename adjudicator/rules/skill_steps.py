@@ -17,6 +17,8 @@ from adjudicator.core.rulebook import RuleModule
 from adjudicator.core.snapshot import Battle, Plan, Snapshot, SpicePile
 from adjudicator.core.tracing import rule
 from adjudicator.core.vocabulary import CardCategory, FactionId, LeaderStatus
+from adjudicator.rules.auditor import PRICE as AUDITOR_PRICE
+from adjudicator.rules.auditor import SURVIVED as AUDITOR_MOST_CARDS
 from adjudicator.rules.skills import BUREAUCRAT, battle_effect_applies, face_up_skills, selected_skill
 from adjudicator.rules.state import NextSnapshot
 
@@ -224,7 +226,7 @@ def _payers(plan: Plan, faction: str, ally: str | None) -> list[tuple[str, int]]
 def untriggered_out(snapshot: Snapshot, battle: Battle, faction: str, skill: str) -> bool:
     """Whether a face-up skill of `faction` that is not modelled yet cannot act in this battle (so it
     need not stop the ruling): a Bureaucrat with no payment of 5 or more that could reach a faction
-    other than its own."""
+    other than its own (the payment against the Auditor's inspection never reaches 5)."""
     combatants = (battle.aggressor, battle.defender)
     if faction not in combatants and skill != BUREAUCRAT:
         return True  # the other skills act only in their own faction's battle
@@ -240,9 +242,16 @@ def untriggered_out(snapshot: Snapshot, battle: Battle, faction: str, skill: str
     choam = FactionId.CHOAM.value
     if faction == choam or choam not in snapshot.factions:
         return True  # every payment of a battle to a faction goes to CHOAM (its share, the Auditor)
-    auditor = any(battle.plans[side].leader == AUDITOR_LEADER for side in combatants)
+    if any(battle.plans[side].leader == AUDITOR_LEADER for side in combatants):
+        auditor_payment_below_bureaucrat()
     shared = sum(amount for payer, amount in payments if payer != choam)
-    return not auditor and shared < 2 * BUREAUCRAT_LEAST - 1
+    return shared < 2 * BUREAUCRAT_LEAST - 1
+
+
+@rule("skills.bureaucrat.face-up-auditor-payment")
+def auditor_payment_below_bureaucrat() -> bool:
+    # 1 spice a card, at most 2 cards: never the 5 a face-up Bureaucrat acts on
+    return AUDITOR_PRICE * AUDITOR_MOST_CARDS < BUREAUCRAT_LEAST
 
 
 # --- Spice Banker ----------------------------------------------------------------------------------
