@@ -19,6 +19,7 @@ from adjudicator.core.tracing import rule
 from adjudicator.core.vocabulary import CardCategory, FactionId, LeaderStatus
 from adjudicator.rules.auditor import PRICE as AUDITOR_PRICE
 from adjudicator.rules.auditor import SURVIVED as AUDITOR_MOST_CARDS
+from adjudicator.rules.battle.choam_share import SupportPayment
 from adjudicator.rules.skills import BUREAUCRAT, battle_effect_applies, face_up_skills, selected_skill
 from adjudicator.rules.state import NextSnapshot
 
@@ -216,42 +217,79 @@ def _worthless(card: str | None) -> bool:
     return found is not None and found.category is CardCategory.WORTHLESS
 
 
-def _payers(plan: Plan, faction: str, ally: str | None) -> list[tuple[str, int]]:
-    paid = [(faction, plan.own_spice)]
-    if ally is not None and plan.ally_spice:
-        paid.append((ally, plan.ally_spice))
-    return paid
-
-
 def untriggered_out(snapshot: Snapshot, battle: Battle, faction: str, skill: str) -> bool:
     """Whether a face-up skill of `faction` that is not modelled yet cannot act in this battle (so it
-    need not stop the ruling): a Bureaucrat with no payment of 5 or more that could reach a faction
-    other than its own (the payment against the Auditor's inspection never reaches 5)."""
-    combatants = (battle.aggressor, battle.defender)
-    if faction not in combatants and skill != BUREAUCRAT:
-        return True  # the other skills act only in their own faction's battle
-    if skill != BUREAUCRAT:
-        return False
-    if not snapshot.ruleset.advanced:
-        return True  # support is paid only in the advanced game
-    payments = [
-        (payer, amount)
-        for side in combatants
-        for payer, amount in _payers(battle.plans[side], side, snapshot.factions[side].ally)
-    ]
-    choam = FactionId.CHOAM.value
-    if faction == choam or choam not in snapshot.factions:
-        return True  # every payment of a battle to a faction goes to CHOAM (its share, the Auditor)
-    if any(battle.plans[side].leader == AUDITOR_LEADER for side in combatants):
-        auditor_payment_below_bureaucrat()
-    shared = sum(amount for payer, amount in payments if payer != choam)
-    return shared < 2 * BUREAUCRAT_LEAST - 1
+    need not stop the ruling): those left act only in their own faction's battle."""
+    return faction not in (battle.aggressor, battle.defender)
+
+
+# --- Bureaucrat (face up) ----------------------------------------------------------------------------
+
+BUREAUCRAT_DIVERTED = 2  # of a payment it acts on, this much goes to the bank instead
+BUREAUCRAT_TRIGGER_QUESTION = "bureaucrat-trigger-choam-share"
 
 
 @rule("skills.bureaucrat.face-up-auditor-payment")
 def auditor_payment_below_bureaucrat() -> bool:
     # 1 spice a card, at most 2 cards: never the 5 a face-up Bureaucrat acts on
     return AUDITOR_PRICE * AUDITOR_MOST_CARDS < BUREAUCRAT_LEAST
+
+
+@rule("skills.bureaucrat.face-up-choam-share")
+def bureaucrat_counts_whole_payment(choice: str) -> bool:
+    return choice == "whole-payment"
+
+
+@rule("skills.bureaucrat.face-up")
+def bureaucrat_diverts(state: NextSnapshot, owner: str, leader_id: str, payer: str, portion: int, phase: str) -> int:
+    if phase in state.faction_state(owner).bureaucrat_uses:
+        state.event("bureaucrat-spent", "skills.bureaucrat.face-up", faction=owner, leader=leader_id, phase=phase)
+        return 0
+    state.add_bureaucrat_use(owner, phase)
+    diverted = min(BUREAUCRAT_DIVERTED, portion)
+    state.event(
+        "bureaucrat-diverted",
+        "skills.bureaucrat.face-up",
+        faction=owner,
+        leader=leader_id,
+        payer=payer,
+        payee=FactionId.CHOAM.value,
+        amount=diverted,
+    )
+    return diverted
+
+
+def bureaucrat_step(
+    snapshot: Snapshot,
+    state: NextSnapshot,
+    battle: Battle,
+    payments: list[SupportPayment],
+    portions: list[int],
+    context: Context,
+) -> list[int]:
+    """A face-up Bureaucrat's effect on the battle's payments to CHOAM (its share of the support): what
+    CHOAM receives of each payment after it, the part it sends to the bank being paid there instead."""
+    combatants = (battle.aggressor, battle.defender)
+    choam = FactionId.CHOAM.value
+    after = list(portions)
+    for owner in snapshot.factions:
+        fighting = battle.plans[owner].leader if owner in combatants else None
+        leader_id = face_up_skills(snapshot, owner, fighting).get(BUREAUCRAT)
+        if leader_id is None or owner == choam:
+            continue  # the Bureaucrat acts on payments to a faction other than its own
+        if any(battle.plans[side].leader == AUDITOR_LEADER for side in combatants):
+            auditor_payment_below_bureaucrat()
+        for i, (payment, portion) in enumerate(zip(payments, after, strict=True)):
+            if portion == 0 or payment.payer in (owner, choam):
+                continue
+            if portion < BUREAUCRAT_LEAST and (
+                payment.amount < BUREAUCRAT_LEAST
+                or not bureaucrat_counts_whole_payment(context.choice(BUREAUCRAT_TRIGGER_QUESTION))
+            ):
+                continue
+            after[i] -= bureaucrat_diverts(state, owner, leader_id, payment.payer, portion, snapshot.phase.value)
+            break
+    return after
 
 
 # --- Spice Banker ----------------------------------------------------------------------------------
@@ -354,6 +392,7 @@ DECLARED = RuleModule(
         SUK_FORCES_QUESTION: ("elite-first",),
         BANKER_CHOAM_QUESTION: ("bank-part", "whole-payment"),
         BANKER_COLLECTION_QUESTION: ("turn-end", "mentat-pause-start"),
+        BUREAUCRAT_TRIGGER_QUESTION: ("share-paid", "whole-payment"),
         DIPLOMAT_QUESTION: ("when-it-protects", "always-counts"),
     },
 )

@@ -57,7 +57,13 @@ from adjudicator.rules.ixians import suboid_swap_offered
 from adjudicator.rules.moritani.retention import retention_before_capture, retention_step
 from adjudicator.rules.moritani.special import special_karama_step
 from adjudicator.rules.skill_bonuses import BANKER_CHOAM_QUESTION, banker_spend, banker_spice_shared, green_special
-from adjudicator.rules.skill_steps import banker_step, forces_saved, smuggler_step, suk_graduate_saves
+from adjudicator.rules.skill_steps import (
+    banker_step,
+    bureaucrat_step,
+    forces_saved,
+    smuggler_step,
+    suk_graduate_saves,
+)
 from adjudicator.rules.skills import (
     SANDMASTER,
     battle_effect_applies,
@@ -347,6 +353,8 @@ def apply_resolution(
             SupportPayment(f, f, n, "spice-banker", "skills.spice-banker.paid") for f, n in banker.items() if n
         ]
     portions = choam_portions(snapshot, battle, res.result, payments, context)
+    if skills_on(snapshot):
+        portions = bureaucrat_step(snapshot, state, battle, payments, portions, context)
     if skills_on(snapshot) and payments:
         to_bank = [(p.payer, p.amount - n, p.amount) for p, n in zip(payments, portions, strict=True)]
         banker_step(snapshot, state, battle, to_bank, context)
