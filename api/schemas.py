@@ -190,6 +190,14 @@ class FactionSchema(Schema):
             " spice, each owed to it until the turn ends (public; default none)"
         },
     )
+    bureaucrat_uses = fields.List(
+        fields.String(validate=validate.OneOf([p.value for p in Phase])),
+        validate=validate.Length(max=len(Phase)),
+        metadata={
+            "description": "Leader Skills: the phases of this turn in which its face-up Bureaucrat sent 2 of a"
+            " payment to the bank, cleared as the turn ends (public; default none)"
+        },
+    )
 
 
 class ForceStackSchema(Schema):

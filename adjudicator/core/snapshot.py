@@ -148,6 +148,7 @@ class FactionState:
     revealed_face_dancers: tuple[str, ...] = ()  # Tleilaxu: Face Dancers revealed since the last redraw
     called_traitors: tuple[str, ...] = ()  # its Traitor cards already called in a battle (public)
     banker_gains: tuple[str, ...] = ()  # the phases of this turn its Spice Banker gained 1 (public)
+    bureaucrat_uses: tuple[str, ...] = ()  # the phases of this turn its face-up Bureaucrat acted (public)
 
     @classmethod
     def from_dict(cls, raw: Mapping[str, Any]) -> FactionState:
@@ -168,6 +169,7 @@ class FactionState:
             revealed_face_dancers=tuple(raw.get("revealed_face_dancers", ())),
             called_traitors=tuple(raw.get("called_traitors", ())),
             banker_gains=tuple(raw.get("banker_gains", ())),
+            bureaucrat_uses=tuple(raw.get("bureaucrat_uses", ())),
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -194,6 +196,8 @@ class FactionState:
             out["called_traitors"] = list(self.called_traitors)
         if self.banker_gains:
             out["banker_gains"] = list(self.banker_gains)
+        if self.bureaucrat_uses:
+            out["bureaucrat_uses"] = list(self.bureaucrat_uses)
         return out
 
 

@@ -9,12 +9,17 @@ the same test serves `resolve-battle` and a saved snapshot's `choose-casualties`
 
 from __future__ import annotations
 
-from adjudicator.core.action import Context
+from collections.abc import Mapping
+
+from adjudicator.core.action import Context, choice_of
 from adjudicator.core.catalog import card_kind, catalog
 from adjudicator.core.rulebook import RuleModule
 from adjudicator.core.snapshot import Battle, Plan, Snapshot, SpicePile
 from adjudicator.core.tracing import rule
 from adjudicator.core.vocabulary import CardCategory, FactionId, LeaderStatus
+from adjudicator.rules.auditor import PRICE as AUDITOR_PRICE
+from adjudicator.rules.auditor import SURVIVED as AUDITOR_MOST_CARDS
+from adjudicator.rules.battle.choam_share import SupportPayment
 from adjudicator.rules.skills import BUREAUCRAT, battle_effect_applies, face_up_skills, selected_skill
 from adjudicator.rules.state import NextSnapshot
 
@@ -212,35 +217,79 @@ def _worthless(card: str | None) -> bool:
     return found is not None and found.category is CardCategory.WORTHLESS
 
 
-def _payers(plan: Plan, faction: str, ally: str | None) -> list[tuple[str, int]]:
-    paid = [(faction, plan.own_spice)]
-    if ally is not None and plan.ally_spice:
-        paid.append((ally, plan.ally_spice))
-    return paid
-
-
 def untriggered_out(snapshot: Snapshot, battle: Battle, faction: str, skill: str) -> bool:
     """Whether a face-up skill of `faction` that is not modelled yet cannot act in this battle (so it
-    need not stop the ruling): a Bureaucrat with no payment of 5 or more that could reach a faction
-    other than its own."""
+    need not stop the ruling): those left act only in their own faction's battle."""
+    return faction not in (battle.aggressor, battle.defender)
+
+
+# --- Bureaucrat (face up) ----------------------------------------------------------------------------
+
+BUREAUCRAT_DIVERTED = 2  # of a payment it acts on, this much goes to the bank instead
+BUREAUCRAT_TRIGGER_QUESTION = "bureaucrat-trigger-choam-share"
+
+
+@rule("skills.bureaucrat.face-up-auditor-payment")
+def auditor_payment_below_bureaucrat() -> bool:
+    # 1 spice a card, at most 2 cards: never the 5 a face-up Bureaucrat acts on
+    return AUDITOR_PRICE * AUDITOR_MOST_CARDS < BUREAUCRAT_LEAST
+
+
+@rule("skills.bureaucrat.face-up-choam-share")
+def bureaucrat_counts_whole_payment(choice: str) -> bool:
+    return choice == "whole-payment"
+
+
+@rule("skills.bureaucrat.face-up")
+def bureaucrat_diverts(state: NextSnapshot, owner: str, leader_id: str, payer: str, portion: int, phase: str) -> int:
+    if phase in state.faction_state(owner).bureaucrat_uses:
+        state.event("bureaucrat-spent", "skills.bureaucrat.face-up", faction=owner, leader=leader_id, phase=phase)
+        return 0
+    state.add_bureaucrat_use(owner, phase)
+    diverted = min(BUREAUCRAT_DIVERTED, portion)
+    state.event(
+        "bureaucrat-diverted",
+        "skills.bureaucrat.face-up",
+        faction=owner,
+        leader=leader_id,
+        payer=payer,
+        payee=FactionId.CHOAM.value,
+        amount=diverted,
+    )
+    return diverted
+
+
+def bureaucrat_step(
+    snapshot: Snapshot,
+    state: NextSnapshot,
+    battle: Battle,
+    payments: list[SupportPayment],
+    portions: list[int],
+    context: Context,
+) -> list[int]:
+    """A face-up Bureaucrat's effect on the battle's payments to CHOAM (its share of the support): what
+    CHOAM receives of each payment after it, the part it sends to the bank being paid there instead."""
     combatants = (battle.aggressor, battle.defender)
-    if faction not in combatants and skill != BUREAUCRAT:
-        return True  # the other skills act only in their own faction's battle
-    if skill != BUREAUCRAT:
-        return False
-    if not snapshot.ruleset.advanced:
-        return True  # support is paid only in the advanced game
-    payments = [
-        (payer, amount)
-        for side in combatants
-        for payer, amount in _payers(battle.plans[side], side, snapshot.factions[side].ally)
-    ]
     choam = FactionId.CHOAM.value
-    if faction == choam or choam not in snapshot.factions:
-        return True  # every payment of a battle to a faction goes to CHOAM (its share, the Auditor)
-    auditor = any(battle.plans[side].leader == AUDITOR_LEADER for side in combatants)
-    shared = sum(amount for payer, amount in payments if payer != choam)
-    return not auditor and shared < 2 * BUREAUCRAT_LEAST - 1
+    after = list(portions)
+    for owner in snapshot.factions:
+        fighting = battle.plans[owner].leader if owner in combatants else None
+        leader_id = face_up_skills(snapshot, owner, fighting).get(BUREAUCRAT)
+        if leader_id is None or owner == choam:
+            continue  # the Bureaucrat acts on payments to a faction other than its own
+        if any(battle.plans[side].leader == AUDITOR_LEADER for side in combatants):
+            auditor_payment_below_bureaucrat()
+        for i, (payment, portion) in enumerate(zip(payments, after, strict=True)):
+            if portion == 0 or payment.payer in (owner, choam):
+                continue
+            if portion < BUREAUCRAT_LEAST and (
+                payment.amount < BUREAUCRAT_LEAST
+                or not bureaucrat_counts_whole_payment(context.choice(BUREAUCRAT_TRIGGER_QUESTION))
+            ):
+                continue
+            after[i] -= bureaucrat_diverts(state, owner, leader_id, payment.payer, portion, snapshot.phase.value)
+            break
+    return after
 
 
 # --- Spice Banker ----------------------------------------------------------------------------------
@@ -298,12 +347,25 @@ BANKER_COLLECTION_QUESTION = "spice-banker-collection-order"
 
 
 def banker_collects(snapshot: Snapshot, state: NextSnapshot, context: Context) -> None:
-    """Each faction takes what its Spice Banker gained this turn, as the turn ends."""
+    """Each faction takes what its Spice Banker gained this turn, as the turn ends (under
+    mentat-pause-start only what the start of the Mentat Pause has not already collected)."""
     for faction, held in snapshot.factions.items():
         if not held.banker_gains:
             continue
         if snapshot.terror is not None:  # Moritani's Extortion may be paid in the same Mentat Pause
             banker_collection_at_turn_end(context.choice(BANKER_COLLECTION_QUESTION))
+        banker_gains_collected(state, faction)
+
+
+def banker_collects_at_pause_start(snapshot: Snapshot, state: NextSnapshot, interpretations: Mapping[str, str]) -> None:
+    """Under mentat-pause-start, each faction takes its Spice Banker's gains as start-mentat-pause opens
+    the Pause, before any Extortion payment is asked for."""
+    for faction, held in snapshot.factions.items():
+        if not held.banker_gains or snapshot.terror is None:
+            continue
+        if banker_collection_at_turn_end(choice_of(interpretations, BANKER_COLLECTION_QUESTION)):
+            return
+        banker_collected_before_extortion()
         banker_gains_collected(state, faction)
 
 
@@ -315,8 +377,12 @@ def banker_gains_collected(state: NextSnapshot, faction: str) -> None:
 
 @rule("skills.spice-banker.collection-order")
 def banker_collection_at_turn_end(choice: str) -> bool:
-    assert choice == "turn-end"
-    return True
+    return choice == "turn-end"
+
+
+@rule("skills.spice-banker.collected-before-extortion")
+def banker_collected_before_extortion() -> None:
+    pass
 
 
 DECLARED = RuleModule(
@@ -325,7 +391,8 @@ DECLARED = RuleModule(
         SMUGGLER_PILES_QUESTION: ("largest-first",),
         SUK_FORCES_QUESTION: ("elite-first",),
         BANKER_CHOAM_QUESTION: ("bank-part", "whole-payment"),
-        BANKER_COLLECTION_QUESTION: ("turn-end",),
+        BANKER_COLLECTION_QUESTION: ("turn-end", "mentat-pause-start"),
+        BUREAUCRAT_TRIGGER_QUESTION: ("share-paid", "whole-payment"),
         DIPLOMAT_QUESTION: ("when-it-protects", "always-counts"),
     },
 )

@@ -88,6 +88,7 @@ def _turn_end(snapshot: Snapshot, loan_choice: str | None, context: Context) -> 
     state = NextSnapshot(snapshot)
     state.clear_mentat_pause()
     banker_collects(snapshot, state, context)
+    state.clear_bureaucrat_uses()
     returned = leaders_return(state)
     duke = snapshot.duke_vidal
     if (

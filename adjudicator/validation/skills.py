@@ -120,18 +120,22 @@ class SkillChecks(Checker):
                 self.add("traitor-deck-required", "the exchange returns cards to the Traitor deck", "traitor_deck")
 
     def banker_gains(self) -> None:
-        """A faction's Spice Banker gains name distinct phases of this turn, none later than the current
-        one, and need Leader Skills in play."""
+        """A faction's Spice Banker gains (and its Bureaucrat's uses) name distinct phases of this turn,
+        none later than the current one, and need Leader Skills in play."""
         phases = list(Phase)
-        for fid, fs in self.s.factions.items():
-            gains = list(fs.banker_gains)
+        for fid, key, gains in (
+            *((fid, "banker_gains", list(fs.banker_gains)) for fid, fs in self.s.factions.items()),
+            *((fid, "bureaucrat_uses", list(fs.bureaucrat_uses)) for fid, fs in self.s.factions.items()),
+        ):
             if not gains:
                 continue
-            path = ("factions", fid, "banker_gains")
+            path = ("factions", fid, key)
+            skill = "Spice Banker gain" if key == "banker_gains" else "Bureaucrat use"
             if "leader-skills" not in self.s.ruleset.variants:
-                self.add("skills-not-in-ruleset", "a Spice Banker gain needs the 'leader-skills' variant", *path)
+                self.add("skills-not-in-ruleset", f"a {skill} needs the 'leader-skills' variant", *path)
             if len(set(gains)) != len(gains):
-                self.add("duplicate", "a Spice Banker gains at most once a phase", *path)
+                once = "a Spice Banker gains" if key == "banker_gains" else "a Bureaucrat acts"
+                self.add("duplicate", f"{once} at most once a phase", *path)
             for i, phase in enumerate(gains):
                 if phase in phases and phases.index(Phase(phase)) > phases.index(self.s.phase):
                     self.add("record-out-of-step", f"the {phase} phase of this turn has not come yet", *path, i)

@@ -15,7 +15,7 @@ from typing import Any
 from adjudicator.core.action import Action, Context
 from adjudicator.core.catalog import card_kind, catalog, copies_in_play
 from adjudicator.core.decisions import MentatAnswerDecision, MentatQuestionDecision, opened
-from adjudicator.core.results import Adjudication
+from adjudicator.core.results import Adjudication, Violation
 from adjudicator.core.rulebook import DecisionKind, RuleModule
 from adjudicator.core.rulings import answers, ruled
 from adjudicator.core.snapshot import Battle, Decision, MentatQuestion, Snapshot
@@ -121,7 +121,42 @@ def karama_has_no_effect(choice: str) -> None:
     pass
 
 
-@ruled(answers(STEP))
+def _recorded_names(snapshot: Snapshot) -> str:
+    pending = snapshot.pending
+    if pending is None or pending.type != STEP:
+        return WEAPONS_ONLY
+    return pending.as_(MentatQuestionDecision).names or WEAPONS_ONLY
+
+
+def names_conflict(snapshot: Snapshot, action: Action, context: Context) -> list[Violation]:
+    """The question's options were listed under the reading of mentat-two-role-weapons its decision
+    records (`names`); a request answering it cannot read that question otherwise."""
+    chosen = context.interpretations.get(NAMES_QUESTION)
+    recorded = _recorded_names(snapshot)
+    if chosen is None or chosen == recorded:
+        return []
+    nameable_weapons(snapshot, recorded)
+    return [
+        Violation(
+            "interpretation-mismatch",
+            f"this Mentat question was opened under {recorded!r} (its decision's names); its answer cannot"
+            " read it otherwise",
+            f"/interpretations/{NAMES_QUESTION}",
+            "skills.mentat.question.names",
+        )
+    ]
+
+
+def under_recorded_names(snapshot: Snapshot, context: Context) -> Context:
+    """The context whose provenance names the recorded reading the answer followed, where the request
+    left it to the default and the decision was opened under another."""
+    recorded = _recorded_names(snapshot)
+    if recorded == WEAPONS_ONLY or NAMES_QUESTION in context.interpretations:
+        return context
+    return context.under({NAMES_QUESTION: recorded})
+
+
+@ruled(answers(STEP), names_conflict)
 def ask_mentat(snapshot: Snapshot, action: Action, context: Context, trace: Trace) -> Adjudication:
     battle = snapshot.battle
     assert battle is not None and action.player is not None
@@ -132,10 +167,10 @@ def ask_mentat(snapshot: Snapshot, action: Action, context: Context, trace: Trac
     state.record_mentat_question(MentatQuestion(action.player, target, weapon, False))
     state.event("mentat-asked", "skills.mentat.question.names", faction=action.player, target=target, weapon=weapon)
     summary = {"mentat": {"player": action.player, "target": target, "weapon": weapon}}
-    return finish(snapshot, state, summary, trace, context)
+    return finish(snapshot, state, summary, trace, under_recorded_names(snapshot, context))
 
 
-@ruled(answers(STEP))
+@ruled(answers(STEP), names_conflict)
 def decline_mentat(snapshot: Snapshot, action: Action, context: Context, trace: Trace) -> Adjudication:
     battle = snapshot.battle
     assert battle is not None and action.player is not None
@@ -143,7 +178,7 @@ def decline_mentat(snapshot: Snapshot, action: Action, context: Context, trace: 
     state = NextSnapshot(snapshot)
     state.record_mentat_question(MentatQuestion(action.player, target, None, True))
     state.event("mentat-declined", "skills.mentat.question.who", faction=action.player)
-    return finish(snapshot, state, {"mentat": None}, trace, context)
+    return finish(snapshot, state, {"mentat": None}, trace, under_recorded_names(snapshot, context))
 
 
 @rule("skills.mentat.question.seen-by")

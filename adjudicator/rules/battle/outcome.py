@@ -61,6 +61,7 @@ from adjudicator.rules.skill_bonuses import BANKER_CHOAM_QUESTION, banker_spend,
 from adjudicator.rules.skill_steps import (
     NO_RESCUE,
     banker_step,
+    bureaucrat_step,
     forces_saved,
     smuggler_step,
     suk_graduate_saves,
@@ -369,6 +370,8 @@ def apply_resolution(
             SupportPayment(f, f, n, "spice-banker", "skills.spice-banker.paid") for f, n in banker.items() if n
         ]
     portions = choam_portions(snapshot, battle, res.result, payments, context)
+    if skills_on(snapshot):
+        portions = bureaucrat_step(snapshot, state, battle, payments, portions, context)
     if skills_on(snapshot) and payments:
         to_bank = [(p.payer, p.amount - n, p.amount) for p, n in zip(payments, portions, strict=True)]
         banker_step(snapshot, state, battle, to_bank, context)

@@ -20,7 +20,6 @@ from adjudicator.rules.skill_bonuses import (
 )
 from adjudicator.rules.skill_steps import untriggered_out
 from adjudicator.rules.skills import (
-    BUREAUCRAT,
     MODELLED_BATTLE_SKILLS,
     UNMODELLED_NORMAL_IN_BATTLE,
     face_up_skills,
@@ -143,11 +142,11 @@ def unmodelled_compositions(
                     f"/snapshot/battle/plans/{faction}/leader",
                 )
             )
-    # a face-up Bureaucrat acts on other factions' payments: any faction's may
+    # a face-up skill not modelled yet, where it could act in this battle
     for faction in snapshot.factions if skills_on(snapshot) else ():
         fighting = battle.plans[faction].leader if faction in combatants else None
         for skill, leader_id in face_up_skills(snapshot, faction, fighting).items():
-            unmodelled = skill in UNMODELLED_NORMAL_IN_BATTLE or skill == BUREAUCRAT
+            unmodelled = skill in UNMODELLED_NORMAL_IN_BATTLE
             if unmodelled and not untriggered_out(snapshot, battle, faction, skill):
                 missing.append(
                     (f"the face-up {skill} skill ({leader_id})", f"/snapshot/factions/{faction}/leaders/{leader_id}")

@@ -40,6 +40,7 @@ from adjudicator.core.vocabulary import (
     Phase,
     TerritoryType,
 )
+from adjudicator.rules.skill_steps import banker_collects_at_pause_start
 from adjudicator.rules.state import NextSnapshot
 
 EXTORTION = "extortion"
@@ -257,6 +258,7 @@ def _placement_decision(terror: Terror | None) -> dict[str, Any]:
 
 def _start(snapshot: Snapshot, interpretations: Mapping[str, str]) -> tuple[NextSnapshot, dict[str, Any]]:
     state = NextSnapshot(snapshot)
+    banker_collects_at_pause_start(snapshot, state, interpretations)
     record = snapshot.extortion
     collected = 0
     if record is not None and not record.collected:

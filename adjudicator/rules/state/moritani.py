@@ -196,6 +196,16 @@ class MoritaniState(WorkingCopy):
         entry = self.wire["factions"][faction]
         entry["banker_gains"] = [*entry.get("banker_gains", ()), phase]
 
+    def add_bureaucrat_use(self, faction: str, phase: str) -> None:
+        """The faction's face-up Bureaucrat acted in this phase (once a phase)."""
+        entry = self.wire["factions"][faction]
+        entry["bureaucrat_uses"] = [*entry.get("bureaucrat_uses", ()), phase]
+
+    def clear_bureaucrat_uses(self) -> None:
+        """The turn ends: every Bureaucrat may act again."""
+        for entry in self.wire["factions"].values():
+            entry.pop("bureaucrat_uses", None)
+
     def collect_banker_gains(self, faction: str) -> int:
         """The faction takes the spice its Spice Banker gained this turn; how much."""
         gains = self.wire["factions"][faction].pop("banker_gains", [])
