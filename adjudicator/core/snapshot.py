@@ -148,6 +148,8 @@ class FactionState:
     revealed_face_dancers: tuple[str, ...] = ()  # Tleilaxu: Face Dancers revealed since the last redraw
     called_traitors: tuple[str, ...] = ()  # its Traitor cards already called in a battle (public)
     banker_gains: tuple[str, ...] = ()  # the phases of this turn its Spice Banker gained 1 (public)
+    assassinated: tuple[str, ...] = ()  # Moritani: Traitor cards revealed to assassinate (public)
+    assassination_forfeited: bool = False  # Moritani: a normal traitor call forfeited the power (public)
 
     @classmethod
     def from_dict(cls, raw: Mapping[str, Any]) -> FactionState:
@@ -168,6 +170,8 @@ class FactionState:
             revealed_face_dancers=tuple(raw.get("revealed_face_dancers", ())),
             called_traitors=tuple(raw.get("called_traitors", ())),
             banker_gains=tuple(raw.get("banker_gains", ())),
+            assassinated=tuple(raw.get("assassinated", ())),
+            assassination_forfeited=bool(raw.get("assassination_forfeited", False)),
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -194,6 +198,10 @@ class FactionState:
             out["called_traitors"] = list(self.called_traitors)
         if self.banker_gains:
             out["banker_gains"] = list(self.banker_gains)
+        if self.assassinated:
+            out["assassinated"] = list(self.assassinated)
+        if self.assassination_forfeited:
+            out["assassination_forfeited"] = True
         return out
 
 
