@@ -62,7 +62,7 @@ from adjudicator.rules.battle import (
     sectors,
     voice,
 )
-from adjudicator.rules.moritani import extortion, retention, special
+from adjudicator.rules.moritani import assassination, extortion, retention, special
 
 RULE_MODULES: tuple[ModuleType, ...] = (
     cards,
@@ -94,6 +94,7 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     state,
     secrecy,
     retention,
+    assassination,
     special,
     extortion,
     karama,

@@ -198,6 +198,20 @@ class FactionSchema(Schema):
             " payment to the bank, cleared as the turn ends (public; default none)"
         },
     )
+    assassinated = fields.List(
+        id_field("leader id"),
+        validate=validate.Length(max=12),
+        metadata={
+            "description": "Moritani only (advanced): the Traitor cards it revealed to assassinate a leader, at most"
+            " one per opposing faction (public; still held until the turn ends, then set aside; default none)"
+        },
+    )
+    assassination_forfeited = StrictBoolean(
+        metadata={
+            "description": "Moritani only (advanced): it called a traitor the ordinary way, which forfeits its"
+            " Assassinate Leaders (public; default false)"
+        }
+    )
 
 
 class ForceStackSchema(Schema):
@@ -832,7 +846,8 @@ class ActionSchema(Schema):
     )
     leader = id_field(
         "capture-leader: the drawn leader; lock-battle-plan: the leader; "
-        "reveal-face-dancer: the Face Dancer revealed; trigger-tleilaxu-ambassador: the leader revived",
+        "reveal-face-dancer: the Face Dancer revealed; trigger-tleilaxu-ambassador: the leader revived; "
+        "assassinate-leader: the leader of the Traitor card revealed, or null to decline",
         allow_none=True,
     )
     cheap_hero = id_field("lock-battle-plan: a Cheap Hero/Heroine instead of a leader", allow_none=True)

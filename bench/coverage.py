@@ -377,7 +377,24 @@ def generate(rs: Ruleset, rng: random.Random) -> dict[str, Any]:
             for token, territory in zip(tokens_, rng.sample(strongholds, rng.randint(0, 2)), strict=False)
         ]
         wire["terror"] = {"supply": tokens_[len(placed) :], "placed": placed, "out_of_play": []}
+        if advanced:
+            assassination_record(wire, cat)
     return wire
+
+
+def assassination_record(wire: dict[str, Any], cat: Any) -> None:
+    """Sometimes Moritani has already assassinated a leader this game (its card set aside, taken from the
+    Traitor deck) or forfeited the power; drawn from an RNG of its own, so the rest of the snapshot is
+    the one the seed always made."""
+    extra = random.Random(f"assassination:{wire['seed']}")
+    roll = extra.random()
+    deck = [c for c in wire["traitor_deck"] if cat.leaders[c].faction != "moritani"]
+    if roll < 0.25 and deck:
+        card = extra.choice(deck)
+        wire["traitor_deck"].remove(card)
+        wire["factions"]["moritani"]["assassinated"] = [card]
+    elif roll < 0.35:
+        wire["factions"]["moritani"]["assassination_forfeited"] = True
 
 
 def no_field_token(forces: list[dict[str, Any]], allies: dict[str, str], rng: random.Random) -> dict[str, Any] | None:

@@ -183,6 +183,20 @@ class SpecialKaramaDecision(DecisionRecord):
 
 
 @dataclass(frozen=True, slots=True)
+class AssassinationDecision(DecisionRecord):
+    """Moritani's Assassinate Leaders after a battle it lost: the winner, and the Traitor cards Moritani
+    could reveal against it (none: it may only decline; other viewers never see this field)."""
+
+    owner: str | None = None
+    opponent: str | None = None
+    territory: str | None = None
+    eligible: tuple[str, ...] = ()
+
+    TYPE: ClassVar[DecisionType] = DecisionType.MORITANI_ASSASSINATION
+    READ: ClassVar[Mapping[str, Any]] = {"eligible": _strings}
+
+
+@dataclass(frozen=True, slots=True)
 class SemutaOpportunity(DecisionRecord):
     """One asked faction's turn at a discarded batch, holder or not: the batch's cards still in the
     discard pile and the Semuta Drug it would spend (none: it may only pass; hidden from other viewers)."""
@@ -455,6 +469,7 @@ DECISION_RECORDS: Mapping[str, type[DecisionRecord]] = {
         RetentionDecision,
         RetentionKaramaDecision,
         SpecialKaramaDecision,
+        AssassinationDecision,
         SemutaOpportunity,
         DukeVidalAcquisition,
         DukeVidalKarama,

@@ -149,6 +149,8 @@ class FactionState:
     called_traitors: tuple[str, ...] = ()  # its Traitor cards already called in a battle (public)
     banker_gains: tuple[str, ...] = ()  # the phases of this turn its Spice Banker gained 1 (public)
     bureaucrat_uses: tuple[str, ...] = ()  # the phases of this turn its face-up Bureaucrat acted (public)
+    assassinated: tuple[str, ...] = ()  # Moritani: Traitor cards revealed to assassinate (public)
+    assassination_forfeited: bool = False  # Moritani: a normal traitor call forfeited the power (public)
 
     @classmethod
     def from_dict(cls, raw: Mapping[str, Any]) -> FactionState:
@@ -170,6 +172,8 @@ class FactionState:
             called_traitors=tuple(raw.get("called_traitors", ())),
             banker_gains=tuple(raw.get("banker_gains", ())),
             bureaucrat_uses=tuple(raw.get("bureaucrat_uses", ())),
+            assassinated=tuple(raw.get("assassinated", ())),
+            assassination_forfeited=bool(raw.get("assassination_forfeited", False)),
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -198,6 +202,10 @@ class FactionState:
             out["banker_gains"] = list(self.banker_gains)
         if self.bureaucrat_uses:
             out["bureaucrat_uses"] = list(self.bureaucrat_uses)
+        if self.assassinated:
+            out["assassinated"] = list(self.assassinated)
+        if self.assassination_forfeited:
+            out["assassination_forfeited"] = True
         return out
 
 

@@ -133,6 +133,7 @@ class ActionType(StrEnum):
     KARAMA_CANCEL = "karama-cancel"
     KARAMA_PASS = "karama-pass"
     FORCE_WINNER_CARDS = "force-winner-cards"
+    ASSASSINATE_LEADER = "assassinate-leader"
     CHOAM_CASH_IN = "choam-cash-in"
     END_TURN = "end-turn"
     REVIVE_LEADER = "revive-leader"
@@ -190,6 +191,7 @@ class DecisionType(StrEnum):
     MORITANI_RETENTION = "moritani-retention"
     RETENTION_KARAMA = "moritani-retention-karama"
     MORITANI_SPECIAL_KARAMA = "moritani-special-karama"
+    MORITANI_ASSASSINATION = "moritani-assassination"
     SEMUTA_OPPORTUNITY = "semuta-opportunity"
     DUKE_VIDAL_ACQUISITION = "duke-vidal-acquisition"
     DUKE_VIDAL_KARAMA = "duke-vidal-karama"
@@ -218,12 +220,12 @@ class DecisionType(StrEnum):
 # The phases in which each decision type can be open, from where the rules open it: the choice of the
 # next battle, the steps before a battle's plans (the Mentat's question and its answer, Voice,
 # Prescience and their Karama windows), its plans and its cleanup steps (the Auditor's inspection,
-# Harass and Withdraw's dialed forces, Reinforcements' reserve forces, a losing Diplomat's retreat,
-# casualties, the winner's cards, the Harkonnen capture, Moritani's retention and its Karama windows,
-# Semuta, Face Dancers, Sandmaster, Rihani, the Ixian Suboid swap) and the Karama window on the
-# Emperor's gift of spice in the Battle phase; Duke Vidal's acquisition and its Karama window as
-# Shipment and Movement ends (`end-shipment-movement`); the Terror placement and the Extortion payment
-# in the Mentat Pause. An answer that keeps a decision open (a CHOAM cash-in, a Karama pass) does not change the phase.
+# Harass and Withdraw's dialed forces, Reinforcements' reserve forces, a losing Diplomat's retreat, casualties, the winner's cards,
+# the Harkonnen capture, Moritani's retention and its Karama windows, its Assassinate Leaders, Semuta,
+# Face Dancers, Sandmaster, Rihani, the Ixian Suboid swap) and the Karama window on the Emperor's gift
+# of spice in the Battle phase; Duke Vidal's acquisition and its Karama window as Shipment and Movement ends
+# (`end-shipment-movement`); the Terror placement and the Extortion payment in the Mentat Pause. An
+# answer that keeps a decision open (a CHOAM cash-in, a Karama pass) does not change the phase.
 _BATTLE = frozenset({Phase.BATTLE})
 DECISION_PHASES: Mapping[DecisionType, frozenset[Phase]] = MappingProxyType(
     {
@@ -237,6 +239,7 @@ DECISION_PHASES: Mapping[DecisionType, frozenset[Phase]] = MappingProxyType(
         DecisionType.MORITANI_RETENTION: _BATTLE,
         DecisionType.RETENTION_KARAMA: _BATTLE,
         DecisionType.MORITANI_SPECIAL_KARAMA: _BATTLE,
+        DecisionType.MORITANI_ASSASSINATION: _BATTLE,
         DecisionType.SEMUTA_OPPORTUNITY: _BATTLE,
         DecisionType.FACE_DANCER_REVEAL: _BATTLE,
         DecisionType.SANDMASTER_PILE: _BATTLE,

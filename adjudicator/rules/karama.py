@@ -20,6 +20,7 @@ from adjudicator.rules.battle.karama_window import answer_window
 from adjudicator.rules.battle.late_karama import applies, late_cancel
 from adjudicator.rules.duke_vidal import answer_karama
 from adjudicator.rules.emperor import answer_gift_window
+from adjudicator.rules.moritani.assassination import assassination_open, refuse_karama
 from adjudicator.rules.moritani.retention import karama_response
 
 WINDOWS = (
@@ -59,6 +60,8 @@ def karama_answer(snapshot: Snapshot, action: Action, context: Context) -> Adjud
         return answer_window(snapshot, action, context)
     if pending is not None and pending.type == DecisionType.GIFT_KARAMA.value:
         return answer_gift_window(snapshot, action, context)
+    if action.type is ActionType.KARAMA_CANCEL and assassination_open(snapshot):
+        return refuse_karama(snapshot, action, context)
     if applies(snapshot, action):
         return late_cancel(snapshot, action, context)
     return _no_window(snapshot, action, context)

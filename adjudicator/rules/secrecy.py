@@ -109,6 +109,7 @@ _PRIVATE_DECISION_KEYS = {
     "moritani-retention-karama": ("eligible",),
     "duke-vidal-karama": ("eligible",),
     "moritani-special-karama": ("karama",),
+    "moritani-assassination": ("eligible",),
     "semuta-opportunity": ("card",),
     # the decision itself is public; its options show whether the winner's leader is a Face Dancer
     "face-dancer-reveal": (),

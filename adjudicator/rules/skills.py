@@ -435,10 +435,10 @@ def rihani_keep(snapshot: Snapshot, action: Action, context: Context, trace: Tra
 
 def unused_traitor_cards(held: FactionState, faction: str, called_now: str | None = None) -> list[str]:
     """The cards a Rihani exchange may give back: the faction's Traitor cards never called (nor the one
-    called in this battle); for the Tleilaxu, their unrevealed Face Dancers."""
+    called in this battle) nor revealed to assassinate; for the Tleilaxu, their unrevealed Face Dancers."""
     if faction == TLEILAXU:
         return list(held.face_dancers)
-    called = set(held.called_traitors) | ({called_now} if called_now else set())
+    called = set(held.called_traitors) | set(held.assassinated) | ({called_now} if called_now else set())
     return [t for t in held.traitors if t not in called]
 
 

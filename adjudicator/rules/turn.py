@@ -19,6 +19,7 @@ from adjudicator.core.snapshot import Snapshot
 from adjudicator.core.tracing import Trace, rule
 from adjudicator.core.vocabulary import ActionType, DukeStatus, Evidence, FactionId, LeaderStatus, Phase
 from adjudicator.rules.harkonnen import LOAN_EXPIRY_QUESTION
+from adjudicator.rules.moritani.assassination import awaiting_redraw, redraw_traitors, redraw_violation
 from adjudicator.rules.skill_steps import banker_collects
 from adjudicator.rules.state import NextSnapshot, duke_in_custody
 
@@ -62,6 +63,10 @@ def _turn_can_end(snapshot: Snapshot, action: Action) -> list[Violation]:
     unstarted = snapshot.terror is not None and snapshot.mentat is None
     if snapshot.extortion is not None or unstarted or (snapshot.mentat is not None and snapshot.mentat.steps):
         problems.append(mentat_unfinished(snapshot))
+    if not problems:
+        deck = redraw_violation(snapshot)
+        if deck is not None:
+            problems.append(deck)
     return problems
 
 
@@ -90,6 +95,8 @@ def _turn_end(snapshot: Snapshot, loan_choice: str | None, context: Context) -> 
     banker_collects(snapshot, state, context)
     state.clear_bureaucrat_uses()
     returned = leaders_return(state)
+    if awaiting_redraw(snapshot):
+        redraw_traitors(snapshot, state)
     duke = snapshot.duke_vidal
     if (
         duke is not None

@@ -52,6 +52,7 @@ def snapshot_problems(snapshot: Snapshot, root: str = "/snapshot") -> list[Probl
     custody.face_dancers()
     in_phase = structure.decision_in_phase()
     moritani.terror(in_phase)
+    moritani.assassination()
     battle.battle()
     if snapshot.pending is not None:
         structure.decider_in_game()

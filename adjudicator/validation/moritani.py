@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping
 
 from adjudicator.core.catalog import card_kind
 from adjudicator.core.decisions import (
+    AssassinationDecision,
     ExtortionPayment,
     RetentionDecision,
     RetentionKaramaDecision,
@@ -23,6 +24,7 @@ from adjudicator.core.decisions import (
 )
 from adjudicator.core.vocabulary import DecisionType, FactionId, Phase
 from adjudicator.rules.cards import can_retain_battle_card
+from adjudicator.rules.moritani.assassination import assassination_cards
 from adjudicator.rules.moritani.extortion import BANK_CREDIT, PAYMENT, TERROR_KINDS, terror_strongholds
 from adjudicator.rules.moritani.special import forceable_cards, special_karama_cards
 from adjudicator.validation.base import Checker
@@ -40,6 +42,7 @@ class MoritaniChecks(Checker):
             DecisionType.MORITANI_RETENTION.value: self.retention,
             DecisionType.RETENTION_KARAMA.value: self.retention_record,
             DecisionType.MORITANI_SPECIAL_KARAMA.value: self.special_karama_decision,
+            DecisionType.MORITANI_ASSASSINATION.value: self.assassination_decision,
         }
 
     def retention(self) -> None:
@@ -266,3 +269,75 @@ class MoritaniChecks(Checker):
                     "pending",
                     "eligible",
                 )
+
+    # -- Moritani's advanced Assassinate Leaders ------------------------------------------------------
+    def assassination(self) -> None:
+        """The public record of the power: Moritani's alone, in the advanced game; one revealed card per
+        opposing faction; a card set aside (no longer held) lies nowhere else."""
+        moritani = FactionId.MORITANI.value
+        for fid, fs in self.s.factions.items():
+            if not fs.assassinated and not fs.assassination_forfeited:
+                continue
+            key = "assassinated" if fs.assassinated else "assassination_forfeited"
+            if fid != moritani or not self.s.ruleset.advanced:
+                self.add(
+                    "assassination-not-available",
+                    "Assassinate Leaders is the advanced Moritani's power",
+                    "factions",
+                    fid,
+                    key,
+                )
+                continue
+            held_elsewhere = {
+                leader
+                for other, state in self.s.factions.items()
+                for leader in (*state.traitors, *state.face_dancers, *state.revealed_face_dancers)
+                if other != moritani or leader not in state.traitors
+            } | set(self.s.traitor_deck or ())
+            seen: set[str] = set()
+            for i, leader_id in enumerate(fs.assassinated):
+                leader = self.cat.leaders.get(leader_id)
+                path = ("factions", fid, "assassinated", i)
+                if leader is None:
+                    self.add("unknown-leader", f"no leader with id {leader_id!r}", *path)
+                    continue
+                if not leader.traitor_card:
+                    self.add("no-traitor-card", f"{leader_id} has no Traitor card", *path)
+                    continue
+                if leader.faction in seen:
+                    self.add(
+                        "assassinated-faction-twice",
+                        f"Moritani assassinates a {leader.faction} leader once a game",
+                        *path,
+                    )
+                seen.add(leader.faction)
+                if leader_id not in fs.traitors and leader_id in held_elsewhere:
+                    self.add(
+                        "traitor-in-two-places",
+                        f"the Traitor card of {leader_id} was set aside face up: it lies nowhere else",
+                        *path,
+                    )
+
+    def assassination_decision(self) -> None:
+        """Assassinate Leaders opens after a battle Moritani lost; its cards are the rule's own list."""
+        decision = self.s.pending
+        assert decision is not None
+        battle = self.s.battle
+        resolution = battle.resolution if battle is not None else None
+        steps = list(resolution.steps) if resolution is not None else []
+        if resolution is None or not steps or steps[0] != decision.type or resolution.loser != "moritani":
+            self.add(
+                "decision-out-of-step",
+                "no battle Moritani lost is waiting for its Assassinate Leaders",
+                "pending",
+                "type",
+            )
+        elif decision.player != FactionId.MORITANI:
+            self.add("wrong-decider", "Assassinate Leaders is Moritani's", "pending", "player")
+        elif list(decision.as_(AssassinationDecision).eligible) != assassination_cards(self.s):
+            self.add(
+                "decision-mismatch",
+                "'eligible' must be the Traitor cards Moritani could reveal against the winner",
+                "pending",
+                "eligible",
+            )

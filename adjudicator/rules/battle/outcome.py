@@ -55,6 +55,7 @@ from adjudicator.rules.harkonnen import (
     unused_duke_in_pool,
 )
 from adjudicator.rules.ixians import suboid_swap_offered
+from adjudicator.rules.moritani.assassination import assassination_step, forfeit_by_traitor_call
 from adjudicator.rules.moritani.retention import retention_before_capture, retention_step
 from adjudicator.rules.moritani.special import special_karama_step
 from adjudicator.rules.skill_bonuses import BANKER_CHOAM_QUESTION, banker_spend, banker_spice_shared, green_special
@@ -256,9 +257,9 @@ def apply_resolution(
 
     paid: dict[str, int] = {}
     for caller in battle.traitor_calls:
-        traitor_card_called(
-            state, caller, battle.plans[battle.defender if caller == battle.aggressor else battle.aggressor].leader
-        )
+        betrayed = battle.plans[battle.defender if caller == battle.aggressor else battle.aggressor].leader
+        forfeit_by_traitor_call(snapshot, state, caller, betrayed)
+        traitor_card_called(state, caller, betrayed)
     traitor_winner_fought = False  # the caller's leader counts as used (question traitor-winner-leader)
     if res.result is BattleResult.SINGLE_TRAITOR:
         assert res.winner is not None and res.loser is not None
@@ -500,6 +501,17 @@ def apply_resolution(
         captives_return_when_leaderless(state, context.interpretations)
     if retention is not None:
         needed.add(DecisionType.MORITANI_RETENTION.value)
+    if res.winner is not None and assassination_step(
+        snapshot,
+        state,
+        res.result,
+        res.winner,
+        res.loser,
+        sides[res.winner].plan.leader,
+        _survives(sides[res.winner]),
+        context,
+    ):
+        needed.add(DecisionType.MORITANI_ASSASSINATION.value)
     unused_drawable = (
         capture
         and unused_duke_capture_open(snapshot, battle, res)

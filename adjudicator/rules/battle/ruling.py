@@ -19,6 +19,7 @@ from adjudicator.rules.battle.portable_snooper import portable_snooper_violation
 from adjudicator.rules.battle.preconditions import battle_preconditions, broken_loan_violations, unmodelled_compositions
 from adjudicator.rules.battle.resolution import Resolution, resolve
 from adjudicator.rules.battle.sectors import battle_sectors
+from adjudicator.rules.moritani.assassination import revealed_card_calls
 from adjudicator.rules.richese import revealed_for_battle
 from adjudicator.rules.secrecy import open_acts, public_acts
 from adjudicator.rules.skills import rihani_needs_deck, skills_on
@@ -93,6 +94,8 @@ def _rulable(snapshot: Snapshot, action: Action, context: Context) -> list[Viola
             choice = context.choice(ALLY_SUPPORT_QUESTION)
             violations += ally_support_violations(snapshot, faction, battle.plans[faction], choice)
     violations += broken_loan_violations(snapshot, battle, context)
+    if battle.traitor_calls:
+        violations += revealed_card_calls(snapshot, battle, context)
     if battle.portable_snooper:
         violations += portable_snooper_violations(snapshot, battle)
     if (

@@ -62,6 +62,7 @@ CLEANUP_ORDER: tuple[str, ...] = (
     DecisionType.SANDMASTER_PILE.value,
     DecisionType.RIHANI_DRAW_OFFER.value,
     DecisionType.MORITANI_RETENTION.value,
+    DecisionType.MORITANI_ASSASSINATION.value,
     DecisionType.HARKONNEN_CAPTURE.value,
     DecisionType.FACE_DANCER_REVEAL.value,
 )

@@ -124,6 +124,29 @@ class MoritaniState(WorkingCopy):
         """A faction's state as it now stands."""
         return FactionState.from_dict(self.wire["factions"][faction])
 
+    def assassinated(self, faction: str) -> tuple[str, ...]:
+        """The Traitor cards a faction (Moritani) revealed to assassinate a leader."""
+        return tuple(self.wire["factions"][faction].get("assassinated", ()))
+
+    def record_assassination(self, faction: str, leader: str) -> None:
+        """The Traitor card of `leader` is revealed to assassinate: it stays held until the turn ends."""
+        entry = self.wire["factions"][faction]
+        entry["assassinated"] = [*entry.get("assassinated", []), leader]
+
+    def assassination_forfeited(self, faction: str) -> bool:
+        return bool(self.wire["factions"][faction].get("assassination_forfeited", False))
+
+    def forfeit_assassination(self, faction: str) -> None:
+        self.wire["factions"][faction]["assassination_forfeited"] = True
+
+    def replace_traitor_card(self, faction: str, old: str, new: str | None) -> None:
+        """Traitor card `old` leaves the hand (set aside); `new`, drawn, takes its place (none: the deck was empty)."""
+        held = self.wire["factions"][faction]["traitors"]
+        if new is None:
+            held.remove(old)
+        else:
+            held[held.index(old)] = new
+
     def exchange_traitor_card(self, faction: str, old: str, new: str) -> None:
         """A faction gives back Traitor card `old` and keeps `new` in its place."""
         held = self.wire["factions"][faction]["traitors"]
