@@ -220,8 +220,9 @@ class DecisionType(StrEnum):
 # The phases in which each decision type can be open, from where the rules open it: the choice of the
 # next battle, the steps before a battle's plans (the Mentat's question and its answer, Voice,
 # Prescience and their Karama windows), its plans and its cleanup steps (the Auditor's inspection,
-# Harass and Withdraw's dialed forces, Reinforcements' reserve forces, a losing Diplomat's retreat, casualties, the winner's cards,
-# the Harkonnen capture, Moritani's retention and its Karama windows, its Assassinate Leaders, Semuta,
+# Harass and Withdraw's dialed forces, Reinforcements' reserve forces, a losing Diplomat's retreat,
+# casualties, the winner's cards, the Harkonnen capture, Moritani's retention and its Karama windows,
+# its Assassinate Leaders, Semuta,
 # Face Dancers, Sandmaster, Rihani, the Ixian Suboid swap) and the Karama window on the Emperor's gift
 # of spice in the Battle phase; Duke Vidal's acquisition and its Karama window as Shipment and Movement ends
 # (`end-shipment-movement`); the Terror placement and the Extortion payment in the Mentat Pause. An
