@@ -367,6 +367,12 @@ class ResolutionSchema(Schema):
             "(question duke-harkonnen-capture, choice capture-pool-first)"
         }
     )
+    gholas_in_capture_pool = StrictBoolean(
+        metadata={
+            "description": "the gholas serving the losing Tleilaxu were among the leaders drawn from "
+            "(question ghola-harkonnen-capture, choice in-draw)"
+        }
+    )
     retention = fields.Nested(RetentionRecordSchema, allow_none=True)
     sandmaster = fields.Nested(SandmasterRecordSchema, metadata={"description": "a Sandmaster's pile still to choose"})
     rihani = fields.Nested(RihaniRecordSchema, metadata={"description": "a Rihani Decipherer exchange under way"})

@@ -45,6 +45,7 @@ class BattleCardsState(WorkingCopy):
         sandmaster: SandmasterRecord | None = None,
         rihani: RihaniRecord | None = None,
         duke_in_capture_pool: bool = False,
+        gholas_in_capture_pool: bool = False,
         cyborgs_lost: int = 0,
         withdrawing: str | None = None,
         reinforcing: str | None = None,
@@ -66,6 +67,8 @@ class BattleCardsState(WorkingCopy):
             resolution["rihani"] = rihani.to_wire()
         if duke_in_capture_pool:
             resolution["duke_in_capture_pool"] = True
+        if gholas_in_capture_pool:
+            resolution["gholas_in_capture_pool"] = True
         if cyborgs_lost:
             resolution["cyborgs_lost"] = cyborgs_lost
         if withdrawing is not None:
