@@ -175,9 +175,13 @@ class BattleCardsState(WorkingCopy):
         plan = Plan.from_dict(self.wire["battle"]["plans"].pop(faction))
         self.wire["factions"][faction]["hand"].extend(plan.cards)
 
-    def see_plan(self, player: str, target: str) -> None:
-        """The advanced Atreides' special Karama: `player` will see `target`'s whole plan."""
-        self.wire["battle"]["plan_seen"] = {"player": player, "target": target}
+    def see_plan(self, player: str, target: str, dial_hidden: bool = False) -> None:
+        """The advanced Atreides' special Karama: `player` will see `target`'s whole plan (without its
+        dial and support, when `dial_hidden`)."""
+        seen: dict[str, Any] = {"player": player, "target": target}
+        if dial_hidden:
+            seen["dial_hidden"] = True
+        self.wire["battle"]["plan_seen"] = seen
 
     def take_from_discard(self, faction: str, card: str) -> None:
         """A card leaves the discard pile for the hand (the caller records the event)."""
