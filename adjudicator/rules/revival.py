@@ -233,7 +233,7 @@ def revive_leader(snapshot: Snapshot, action: Action, context: Context, trace: T
                 "leaders.revival.all-dead",
             )
         )
-    if price and leader != ZOAL and _discounted(snapshot, faction):
+    if not problems and price and leader != ZOAL and _discounted(snapshot, faction):
         price = half_price(price)
     if not problems and price > state.spice:
         problems.append(
