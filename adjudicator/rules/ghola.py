@@ -46,7 +46,6 @@ def is_ghola(snapshot: Snapshot, leader_id: str | None) -> bool:
 
 @rule("tleilaxu.ghola.death")
 def ghola_dies(choice: str) -> bool:
-    """Whether the dead ghola stays marked (the Tleilaxu's) in the Tanks."""
     return choice == STAYS_GHOLA
 
 

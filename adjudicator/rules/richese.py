@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from adjudicator.core.action import Context
+from adjudicator.core.results import Violation
 from adjudicator.core.rulebook import RuleModule
 from adjudicator.core.snapshot import Battle, NoFieldToken, Snapshot
 from adjudicator.core.tracing import rule
@@ -93,9 +94,7 @@ def dial_kept_from_prescience(
 
 @rule("richese.no-field.battle-reveal")
 def reveal_in_battle(state: NextSnapshot, token: NoFieldToken, reserves: int, choice: str) -> None:
-    # under before-plans the token is revealed as the battle begins; one still in a locked battle
-    # (a snapshot made under the other reading) is revealed as the plans are, as under with-plans
-    assert choice in (WITH_PLANS, BEFORE_PLANS)
+    assert choice == WITH_PLANS  # under before-plans resolve-battle refuses a token still face down
     state.reveal_no_field(forces_under(token.forces, reserves), "richese.no-field.battle-reveal")
 
 
@@ -103,14 +102,28 @@ def reveal_in_battle(state: NextSnapshot, token: NoFieldToken, reserves: int, ch
 def reveal_as_battle_begins(
     snapshot: Snapshot, state: NextSnapshot, token: NoFieldToken, sectors: frozenset[int] | None
 ) -> bool:
-    """The token is replaced by its forces as the battle is chosen; whether Richese still has a force
-    in the battle then (none: the battle is not fought)."""
     placed = forces_under(token.forces, snapshot.factions[RICHESE].reserves.regular)
     state.reveal_no_field(placed, "richese.no-field.reveal-as-battle-begins")
     return placed > 0 or any(
         s.faction == RICHESE and s.territory == token.territory and (sectors is None or s.sector in sectors)
         for s in snapshot.forces
     )
+
+
+def unrevealed_under_before_plans(snapshot: Snapshot, battle: Battle, context: Context) -> list[Violation]:
+    """Under before-plans the token was revealed as the battle began: a locked battle still holding it
+    face down was made under the other reading, and is not resolved as if it had been."""
+    token = in_battle(snapshot, battle, None) if snapshot.no_field is not None else None
+    if token is None or context.choice(REVEAL_QUESTION) != BEFORE_PLANS:
+        return []
+    return [
+        Violation(
+            "no-field-unrevealed",
+            f"under {REVEAL_QUESTION} {BEFORE_PLANS} the No-Field token is revealed as its battle begins",
+            "/snapshot/no_field",
+            "richese.no-field.reveal-as-battle-begins",
+        )
+    ]
 
 
 def revealed_before_plans(

@@ -19,7 +19,7 @@ from adjudicator.rules.battle.portable_snooper import portable_snooper_violation
 from adjudicator.rules.battle.preconditions import battle_preconditions, broken_loan_violations, unmodelled_compositions
 from adjudicator.rules.battle.resolution import Resolution, resolve
 from adjudicator.rules.battle.sectors import battle_sectors
-from adjudicator.rules.richese import revealed_for_battle
+from adjudicator.rules.richese import revealed_for_battle, unrevealed_under_before_plans
 from adjudicator.rules.secrecy import open_acts, public_acts
 from adjudicator.rules.skills import rihani_needs_deck, skills_on
 from adjudicator.rules.state import finish
@@ -93,6 +93,7 @@ def _rulable(snapshot: Snapshot, action: Action, context: Context) -> list[Viola
             choice = context.choice(ALLY_SUPPORT_QUESTION)
             violations += ally_support_violations(snapshot, faction, battle.plans[faction], choice)
     violations += broken_loan_violations(snapshot, battle, context)
+    violations += unrevealed_under_before_plans(snapshot, battle, context)
     if battle.portable_snooper:
         violations += portable_snooper_violations(snapshot, battle)
     if (
