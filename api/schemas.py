@@ -389,6 +389,12 @@ class ResolutionSchema(Schema):
             "(question duke-harkonnen-capture, choice capture-pool-first)"
         }
     )
+    gholas_in_capture_pool = StrictBoolean(
+        metadata={
+            "description": "the gholas serving the losing Tleilaxu were among the leaders drawn from "
+            "(question ghola-harkonnen-capture, choice in-draw)"
+        }
+    )
     retention = fields.Nested(RetentionRecordSchema, allow_none=True)
     sandmaster = fields.Nested(SandmasterRecordSchema, metadata={"description": "a Sandmaster's pile still to choose"})
     rihani = fields.Nested(RihaniRecordSchema, metadata={"description": "a Rihani Decipherer exchange under way"})
@@ -536,6 +542,12 @@ class PlanSeenSchema(Schema):
 
     player = faction_field(required=True, metadata={"description": "the Atreides"})
     target = faction_field(required=True, metadata={"description": "the side whose plan it sees (it plans first)"})
+    dial_hidden = StrictBoolean(
+        metadata={
+            "description": "the plan is Richese's, made with a No-Field token in the battle: its dial and "
+            "support are not shown (question no-field-see-plan-dial, choice dial-hidden)"
+        }
+    )
 
 
 class BattleSchema(Schema):
@@ -972,13 +984,27 @@ class ViewResolutionSchema(ResolutionSchema):
     rihani = fields.Nested(ViewRihaniRecordSchema)
 
 
+class ViewPlanSchema(PlanSchema):
+    """A battle plan as one viewer may see it: a plan the Atreides' special Karama sees with its dial
+    hidden (question no-field-see-plan-dial) has a null dial and support."""
+
+    dial = StrictNumber(
+        required=True,
+        allow_none=True,
+        validate=validate.Range(min=0, max=40),
+        metadata={"description": "forces dialed; halves allowed; null when hidden"},
+    )
+    spice = count_field(1000, "spice paid to support forces (advanced); null when hidden", allow_none=True)
+    ally_spice = count_field(1000, "the part of spice the side's ally pays; null when hidden", allow_none=True)
+
+
 class ViewBattleSchema(BattleSchema):
     """The battle as one viewer may see it: an unrevealed opposing plan is null."""
 
     resolution = fields.Nested(ViewResolutionSchema, allow_none=True)
     plans = fields.Dict(
         keys=Choice(FACTIONS),
-        values=fields.Nested(PlanSchema, allow_none=True),
+        values=fields.Nested(ViewPlanSchema, allow_none=True),
         required=True,
         metadata={"description": "an unrevealed opposing plan is null"},
     )

@@ -162,6 +162,7 @@ class Resolution(Record):
     sandmaster: SandmasterRecord | None = None
     rihani: RihaniRecord | None = None
     duke_in_capture_pool: bool | None = None
+    gholas_in_capture_pool: bool | None = None
     semuta: tuple[SemutaBatch, ...] | None = None
     cyborgs_lost: int | None = None
     face_dancer_reading: str | None = None
@@ -186,6 +187,7 @@ class Resolution(Record):
         "sandmaster",
         "rihani",
         "duke_in_capture_pool",
+        "gholas_in_capture_pool",
         "semuta",
         "cyborgs_lost",
         "face_dancer_reading",

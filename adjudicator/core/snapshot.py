@@ -509,13 +509,17 @@ class PlanSeen:
 
     player: str
     target: str
+    dial_hidden: bool = False  # a plan made with a No-Field token: its dial and support are not shown
 
     @classmethod
     def from_dict(cls, raw: Mapping[str, Any]) -> PlanSeen:
-        return cls(raw["player"], raw["target"])
+        return cls(raw["player"], raw["target"], bool(raw.get("dial_hidden", False)))
 
     def to_dict(self) -> dict[str, Any]:
-        return {"player": self.player, "target": self.target}
+        out: dict[str, Any] = {"player": self.player, "target": self.target}
+        if self.dial_hidden:
+            out["dial_hidden"] = True
+        return out
 
 
 @dataclass(frozen=True, slots=True)

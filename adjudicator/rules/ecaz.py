@@ -22,7 +22,16 @@ from adjudicator.core.rulebook import RuleModule
 from adjudicator.core.rulings import illegal, resolved, ruled
 from adjudicator.core.snapshot import Snapshot
 from adjudicator.core.tracing import Trace, rule
-from adjudicator.core.vocabulary import DUKE, ECAZ, TLEILAXU, ActionType, DukeStatus, LeaderStatus, Phase
+from adjudicator.core.vocabulary import (
+    DUKE,
+    ECAZ,
+    TLEILAXU,
+    ActionType,
+    DukeStatus,
+    FactionId,
+    LeaderStatus,
+    Phase,
+)
 from adjudicator.rules.revival import duke_joins_ecaz, duke_revival
 from adjudicator.rules.state import NextSnapshot, duke_in_custody
 
@@ -197,28 +206,51 @@ def leader_revival_violation(snapshot: Snapshot, beneficiary: str, leader: str) 
     if known is None or known.faction != beneficiary:
         return Violation("not-your-leader", f"{leader} is not one of {beneficiary}'s leaders", "/action/leader")
     state = snapshot.factions[beneficiary].leaders.get(leader)
+    if state is not None and state.ghola:
+        return Violation("not-your-leader", f"{leader} lies in the Tanks as a Tleilaxu ghola", "/action/leader")
     if state is None or state.status is not LeaderStatus.TANKS:
         return Violation("not-in-tanks", f"{leader} is not in the Tanks", "/action/leader")
     return None
 
 
+ELITE_QUESTION = "ambassador-elite-revival"
+ELITE_LIMIT = "elite-limit"
+NO_ELITE_LIMIT = "no-elite-limit"
+# the factions whose elite forces are revived one a turn (Sardaukar, Fedaykin)
+ONE_ELITE_A_TURN = (FactionId.EMPEROR.value, FactionId.FREMEN.value)
+
+
 @rule("ecaz.ambassador.tleilaxu-forces")
-def forces_revival_violation(snapshot: Snapshot, beneficiary: str, regular: int, elite: int) -> Violation | None:
-    if elite:
-        return Violation(
-            "not-implemented",
-            "this engine version does not revive elite forces through the Tleilaxu Ambassador yet",
-            "/action/elite",
-        )
-    if regular > TLEILAXU_AMBASSADOR_FORCES:
+def forces_revival_violation(
+    snapshot: Snapshot, beneficiary: str, regular: int, elite: int, context: Context
+) -> Violation | None:
+    if regular + elite > TLEILAXU_AMBASSADOR_FORCES:
         return Violation(
             "too-many-forces",
             f"the Tleilaxu Ambassador revives up to {TLEILAXU_AMBASSADOR_FORCES} forces",
-            "/action/regular",
+            "/action/elite" if elite else "/action/regular",
         )
-    if regular > snapshot.factions[beneficiary].tanks.regular:
+    tanks = snapshot.factions[beneficiary].tanks
+    if regular > tanks.regular:
         return Violation("not-in-tanks", f"{beneficiary} has fewer forces than that in the Tanks", "/action/regular")
+    if elite > tanks.elite:
+        return Violation(
+            "not-in-tanks", f"{beneficiary} has fewer elite forces than that in the Tanks", "/action/elite"
+        )
+    limited = snapshot.ruleset.advanced and beneficiary in ONE_ELITE_A_TURN
+    if elite > 1 and limited and elite_limit_holds(context.choice(ELITE_QUESTION)):
+        return Violation(
+            "one-elite-a-turn",
+            f"{beneficiary} revive one elite force a turn (question {ELITE_QUESTION}, choice {ELITE_LIMIT})",
+            "/action/elite",
+            "ecaz.ambassador.tleilaxu-elite",
+        )
     return None
+
+
+@rule("ecaz.ambassador.tleilaxu-elite")
+def elite_limit_holds(choice: str) -> bool:
+    return choice == ELITE_LIMIT
 
 
 def _revival_violation(snapshot: Snapshot, action: Action, beneficiary: str, context: Context) -> Violation | None:
@@ -233,7 +265,7 @@ def _revival_violation(snapshot: Snapshot, action: Action, beneficiary: str, con
     if leader is None and not (regular or elite):
         return Violation("missing-field", "name the leader (or the forces) to revive", "/action/leader")
     if leader is None:
-        return forces_revival_violation(snapshot, beneficiary, regular, elite)
+        return forces_revival_violation(snapshot, beneficiary, regular, elite, context)
     if leader != DUKE:
         return leader_revival_violation(snapshot, beneficiary, str(leader))
     if snapshot.duke_vidal is None or snapshot.duke_vidal.status is not DukeStatus.TANKS:
@@ -274,9 +306,13 @@ def trigger_tleilaxu_ambassador(snapshot: Snapshot, action: Action, context: Con
         summary["revived"] = leader
     else:
         regular = int(action.fields.get("regular") or 0)
-        state.revive_forces(holder, regular)
-        state.event("forces-revived", "ecaz.ambassador.tleilaxu-forces", faction=holder, regular=regular, price=0)
-        summary["revived_forces"] = regular
+        elite = int(action.fields.get("elite") or 0)
+        state.revive_forces(holder, regular, elite)
+        counts: dict[str, int] = {"regular": regular, **({"elite": elite} if elite else {})}
+        state.event("forces-revived", "ecaz.ambassador.tleilaxu-forces", faction=holder, **counts, price=0)
+        summary["revived_forces"] = regular + elite
+        if elite:
+            summary["revived_elite"] = elite
     return resolved(state.outcome({"ecaz_ambassador": summary}), None, (), trace, context)
 
 
@@ -294,5 +330,6 @@ DECLARED = RuleModule(
     },
     implements={
         SHARED_REVIVAL_QUESTION: ("ecaz-only", "beneficiary-may-revive"),
+        ELITE_QUESTION: (ELITE_LIMIT, NO_ELITE_LIMIT),
     },
 )

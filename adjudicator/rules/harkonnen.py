@@ -26,6 +26,8 @@ from adjudicator.core.rulings import answers, ruled
 from adjudicator.core.snapshot import Decision, DukeVidal, LeaderState, Snapshot
 from adjudicator.core.tracing import Trace, rule
 from adjudicator.core.vocabulary import DUKE, HARKONNEN, ActionType, DecisionType, DukeStatus, FactionId, LeaderStatus
+from adjudicator.rules.ghola import DEATH_QUESTION as GHOLA_DEATH_QUESTION
+from adjudicator.rules.ghola import ghola_dies, is_ghola
 from adjudicator.rules.state import NextSnapshot, duke_in_custody, finish
 
 KILL_PAYMENT = 2
@@ -50,10 +52,17 @@ def auditor_not_captured() -> None:
     pass
 
 
-def capture_pool(leaders: Mapping[str, LeaderState], loser: str, territory: str, with_duke: bool = False) -> list[str]:
+def capture_pool(
+    leaders: Mapping[str, LeaderState],
+    loser: str,
+    territory: str,
+    with_duke: bool = False,
+    gholas: tuple[str, ...] = (),
+) -> list[str]:
     """The loser's leaders Harkonnen may draw (`leaders`: the loser's leader states): alive, not captive,
-    not used in another territory, and Duke Vidal last when he is in the draw. (While the capture
-    decision is open the pool is unchanged, so the draw can be checked again.)"""
+    not used in another territory, then the Tleilaxu's `gholas` when they are in the draw, and Duke
+    Vidal last when he is. (While the capture decision is open the pool is unchanged, so the draw can be
+    checked again.)"""
     pool = []
     for leader in catalog().leaders_of(loser):
         if leader.id == "auditor":
@@ -68,6 +77,7 @@ def capture_pool(leaders: Mapping[str, LeaderState], loser: str, territory: str,
             or (entry.status is LeaderStatus.USED and entry.territory == territory)
         ):
             pool.append(leader.id)
+    pool.extend(gholas)
     if with_duke:
         pool.append(DUKE)
     return pool
@@ -81,13 +91,24 @@ def draw_from(pool: list[str], seed: int, turn: int, territory: str) -> str | No
 
 @rule("harkonnen.capture.draw")
 def draw_captive(
-    leaders: Mapping[str, LeaderState], loser: str, territory: str, seed: int, turn: int, with_duke: bool = False
+    leaders: Mapping[str, LeaderState],
+    loser: str,
+    territory: str,
+    seed: int,
+    turn: int,
+    with_duke: bool = False,
+    gholas: tuple[str, ...] = (),
 ) -> str | None:
-    return draw_from(capture_pool(leaders, loser, territory, with_duke), seed, turn, territory)
+    return draw_from(capture_pool(leaders, loser, territory, with_duke, gholas), seed, turn, territory)
 
 
 def capture_step(
-    snapshot: Snapshot, state: NextSnapshot, winner: str | None, loser: str | None, with_duke: bool = False
+    snapshot: Snapshot,
+    state: NextSnapshot,
+    winner: str | None,
+    loser: str | None,
+    with_duke: bool = False,
+    gholas: tuple[str, ...] = (),
 ) -> str | None:
     """Called by the battle resolution: the capture decision's leader, or None when there is none."""
     if not capture_follows(snapshot, winner, loser):
@@ -95,7 +116,7 @@ def capture_step(
     battle = snapshot.battle
     assert battle is not None and loser is not None
     leaders = state.leader_states(loser)
-    leader = draw_captive(leaders, loser, battle.territory, snapshot.seed, snapshot.turn, with_duke)
+    leader = draw_captive(leaders, loser, battle.territory, snapshot.seed, snapshot.turn, with_duke, gholas)
     if leader is not None:
         state.event("leader-drawn", "harkonnen.capture.draw", faction=HARKONNEN, leader=leader, owner=loser)
     return leader
@@ -180,8 +201,8 @@ def keep_captive(state: NextSnapshot, leader_id: str) -> None:
 
 
 @rule("harkonnen.capture.kill")
-def kill_captive(state: NextSnapshot, leader_id: str) -> None:
-    state.leader_to_tanks(leader_id, "harkonnen.capture.kill")
+def kill_captive(state: NextSnapshot, leader_id: str, keep_ghola: bool = False) -> None:
+    state.leader_to_tanks(leader_id, "harkonnen.capture.kill", keep_ghola)
     state.pay_from_bank(HARKONNEN, KILL_PAYMENT, "harkonnen.capture.kill", "captive killed")
 
 
@@ -231,7 +252,9 @@ def capture_leader(snapshot: Snapshot, action: Action, context: Context, trace: 
             # not taken, his one-battle tenure ends now, as it does when the draw names another leader
             state.leader_fought(DUKE, battle.territory)
     else:
-        kill_captive(state, leader)
+        # a captive ghola killed goes to the Tanks as question ghola-death reads it
+        stays = is_ghola(snapshot, leader) and ghola_dies(context.choice(GHOLA_DEATH_QUESTION))
+        kill_captive(state, leader, stays)
     state.step_done()
     summary = {"capture": {"leader": leader, "choice": choice}}
     return finish(snapshot, state, {"battle": summary}, trace, context)

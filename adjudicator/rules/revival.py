@@ -5,7 +5,10 @@ available (each in the Tanks or held captive). A Tleilaxu Ghola card revives one
 any time, free, whatever the count. Duke Vidal is revived by Ecaz alone (with a Ghola card too), for 5
 spice, with no prerequisite; Ecaz counts him among its five when reviving its other leaders. No other
 faction revives him, by Ghola or as a Tleilaxu foreign ghola. Zoal, whose strength is X, has a price of
-his own: 3 spice.
+his own: 3 spice. The Tleilaxu and their ally pay half (rounded up) of any other price. The advanced
+Tleilaxu revive another faction's dead leader as a ghola in the Revival phase, as their leader revival
+of the turn, at their half price, while fewer than five leaders are available to them; it stays
+recorded under its own faction, marked `ghola`.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ DUKE_PRICE = 5
 ZOAL = "zoal"
 ZOAL_PRICE = 3
 GHOLA = "tleilaxu-ghola"
+GHOLA_POOL_LIMIT = 5  # the Tleilaxu revive gholas while fewer leaders than this are available to them
 # a leader in the Tanks or held captive by the Harkonnen is not available to its faction
 UNAVAILABLE = (LeaderStatus.TANKS, LeaderStatus.CAPTURED)
 
@@ -91,10 +95,6 @@ def pay_the_tleilaxu(state: NextSnapshot, payer: str, price: int) -> None:
     state.transfer_spice(payer, TLEILAXU, price, "tleilaxu.revival.payments", "leader revival")
 
 
-def _not_implemented(what: str, path: str) -> list[Violation]:
-    return [Violation("not-implemented", f"this engine version does not adjudicate {what} yet", path)]
-
-
 @rule("choam.auditor.no-ghola")
 def auditor_never_ghola() -> Violation:
     return Violation(
@@ -102,27 +102,63 @@ def auditor_never_ghola() -> Violation:
     )
 
 
-def unmodelled_ghola(snapshot: Snapshot, faction: str, leader: str) -> list[Violation]:
-    """The advanced Tleilaxu may revive another faction's leader as a ghola: not modelled yet, so
-    answered `not-implemented` rather than refused."""
-    own = leader in catalog().leaders and catalog().leaders[leader].faction == faction
-    if faction == TLEILAXU and snapshot.ruleset.advanced and not own and leader == "auditor":
-        return [auditor_never_ghola()]
-    if faction == TLEILAXU and snapshot.ruleset.advanced and not own and leader != DUKE:
-        return _not_implemented(
-            "the advanced Tleilaxu's revival of another faction's leader as a ghola", "/action/leader"
+def _in_tleilaxu_pool(snapshot: Snapshot) -> int:
+    """The leaders the Tleilaxu have available: their own alive and free, and the gholas serving them."""
+    own = len(catalog().leaders_of(TLEILAXU)) - _unavailable(snapshot, TLEILAXU)
+    gholas = sum(
+        1
+        for state in snapshot.factions.values()
+        for entry in state.leaders.values()
+        if entry.ghola and entry.status in (LeaderStatus.AVAILABLE, LeaderStatus.USED)
+    )
+    return own + gholas
+
+
+@rule("tleilaxu.ghola.revival")
+def ghola_revival_violation(snapshot: Snapshot, leader: str) -> Violation | None:
+    rule_id = "tleilaxu.ghola.revival"
+    if leader == "auditor":
+        return auditor_never_ghola()
+    native = snapshot.factions.get(catalog().leaders[leader].faction)
+    entry = native.leaders.get(leader) if native is not None else None
+    if entry is None or entry.status is not LeaderStatus.TANKS:
+        return Violation("not-in-tanks", f"{leader} is not in the Tanks", "/action/leader", rule_id)
+    if _in_tleilaxu_pool(snapshot) >= GHOLA_POOL_LIMIT:
+        return Violation(
+            "ghola-pool-full",
+            f"the Tleilaxu revive gholas only while fewer than {GHOLA_POOL_LIMIT} leaders are available to them",
+            "/action/leader",
+            rule_id,
         )
-    return []
+    return None
 
 
-def unmodelled_price(snapshot: Snapshot, faction: str, paying: bool) -> list[Violation]:
-    """The Tleilaxu and their ally revive at half price: not modelled yet, so an ordinary revival of
-    theirs is answered `not-implemented` rather than charged the full price (Zoal, whose price is fixed,
-    is not asked about here)."""
+def revives_ghola(snapshot: Snapshot, faction: str, leader: object) -> bool:
+    """Whether this revival is the advanced Tleilaxu's revival of another faction's leader as a ghola."""
+    return (
+        faction == TLEILAXU
+        and snapshot.ruleset.advanced
+        and isinstance(leader, str)
+        and leader in catalog().leaders
+        and catalog().leaders[leader].faction != TLEILAXU
+    )
+
+
+def dead_ghola(snapshot: Snapshot, leader: str) -> bool:
+    """A leader in the Tanks still marked a ghola (question ghola-death, choice stays-ghola)."""
+    native = snapshot.factions.get(catalog().leaders[leader].faction) if leader in catalog().leaders else None
+    entry = native.leaders.get(leader) if native is not None else None
+    return entry is not None and entry.ghola and entry.status is LeaderStatus.TANKS
+
+
+@rule("tleilaxu.revival.half-price")
+def half_price(price: int) -> int:
+    return (price + 1) // 2
+
+
+def _discounted(snapshot: Snapshot, faction: str) -> bool:
     tleilaxu = snapshot.factions.get(TLEILAXU)
-    if paying and tleilaxu is not None and faction in (TLEILAXU, tleilaxu.ally):
-        return _not_implemented("the half-price revival of the Tleilaxu and their ally", "/action/player")
-    return []
+    return tleilaxu is not None and faction in (TLEILAXU, tleilaxu.ally)
 
 
 @ruled()
@@ -143,6 +179,7 @@ def revive_leader(snapshot: Snapshot, action: Action, context: Context, trace: T
                 "wrong-phase", "leaders are revived in the Revival phase (or with a Ghola card)", "/snapshot/phase"
             )
         )
+    as_ghola = card is None and leader != DUKE and revives_ghola(snapshot, faction, leader)
     if leader == DUKE:
         refusal = duke_revival(faction)
         if refusal is not None:
@@ -150,7 +187,16 @@ def revive_leader(snapshot: Snapshot, action: Action, context: Context, trace: T
         elif snapshot.duke_vidal is None or snapshot.duke_vidal.status is not DukeStatus.TANKS:
             problems.append(Violation("not-in-tanks", "Duke Vidal is not in the Tanks", "/action/leader"))
         price = 0 if card is not None else duke_price()
-    elif leader not in catalog().leaders or catalog().leaders[str(leader)].faction != faction:
+    elif as_ghola:
+        refusal = ghola_revival_violation(snapshot, str(leader))
+        if refusal is not None:
+            problems.append(refusal)
+        price = int(catalog().leaders[str(leader)].strength or 0)
+    elif (
+        leader not in catalog().leaders
+        or catalog().leaders[str(leader)].faction != faction
+        or dead_ghola(snapshot, str(leader))
+    ):
         problems.append(
             Violation(
                 "not-own-leader",
@@ -187,18 +233,14 @@ def revive_leader(snapshot: Snapshot, action: Action, context: Context, trace: T
                 "leaders.revival.all-dead",
             )
         )
+    if not problems and price and leader != ZOAL and _discounted(snapshot, faction):
+        price = half_price(price)
     if not problems and price > state.spice:
         problems.append(
             Violation("not-enough-spice", f"the revival costs {price}; {faction} has {state.spice}", "/action/leader")
         )
-    unmodelled = unmodelled_ghola(snapshot, faction, str(leader))
-    if unmodelled:
-        return illegal(snapshot, unmodelled, trace, context)
     if problems:
         return illegal(snapshot, problems, trace, context)
-    unmodelled = unmodelled_price(snapshot, faction, card is None and leader != ZOAL)
-    if unmodelled:
-        return illegal(snapshot, unmodelled, trace, context)
     next_state = NextSnapshot(snapshot)
     if card is not None:
         ghola_revival()
@@ -207,7 +249,7 @@ def revive_leader(snapshot: Snapshot, action: Action, context: Context, trace: T
         next_state.record_leader_revival(faction, snapshot.turn)
     if price:
         rule_id = {DUKE: "duke-vidal.revival.price", ZOAL: "tleilaxu.revival.zoal-price"}.get(
-            str(leader), "leaders.revival.all-dead"
+            str(leader), "tleilaxu.ghola.revival" if as_ghola else "leaders.revival.all-dead"
         )
         if TLEILAXU in snapshot.factions and faction != TLEILAXU:
             pay_the_tleilaxu(next_state, faction, price)
@@ -217,16 +259,23 @@ def revive_leader(snapshot: Snapshot, action: Action, context: Context, trace: T
     if leader == DUKE:
         assert snapshot.duke_vidal is not None  # checked above: he is in the Tanks
         next_state.set_duke(duke_joins_ecaz(snapshot.duke_vidal))
+    elif as_ghola:
+        next_state.revive_ghola(str(leader))
     else:
         next_state.revive_leader(faction, str(leader))
+    cause = "leaders.revival.ghola" if card is not None else "leaders.revival.all-dead"
     next_state.event(
         "leader-revived",
-        "leaders.revival.ghola" if card is not None else "leaders.revival.all-dead",
+        "tleilaxu.ghola.revival" if as_ghola else cause,
         faction=faction,
         leader=leader,
         paid=price,
+        **({"as_ghola": True} if as_ghola else {}),
     )
-    summary: dict[str, Any] = {"revival": {"faction": faction, "leader": leader, "paid": price, "ghola": card}}
+    revival: dict[str, Any] = {"faction": faction, "leader": leader, "paid": price, "ghola": card}
+    if as_ghola:
+        revival["as_ghola"] = True
+    summary: dict[str, Any] = {"revival": revival}
     decision = None if snapshot.pending is None else snapshot.pending.to_dict()
     # the open decision stays open; its options are the next snapshot's (a leader revived by a Ghola
     # during the Battle phase may fight in it)

@@ -4,8 +4,9 @@ The snapshot's `no_field` is the one face-down token on the board. Until it is r
 Richese force where it lies, so it meets other factions in battle there; Richese, who knows its value,
 plans its battle with the forces it stands for (no more than its reserves hold), and the Atreides'
 Prescience cannot ask that plan's dial. The token is revealed as the plans are revealed (question
-no-field-battle-reveal): `resolve-battle` replaces it with those forces before anything else, and the
-battle is resolved on the board so revealed.
+no-field-battle-reveal, with-plans): `resolve-battle` replaces it with those forces before anything
+else, and the battle is resolved on the board so revealed; or as the battle begins (before-plans):
+`choose-battle` replaces it, and a battle left without a Richese force is not fought.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from adjudicator.core.action import Context
+from adjudicator.core.results import Violation
 from adjudicator.core.rulebook import RuleModule
 from adjudicator.core.snapshot import Battle, NoFieldToken, Snapshot
 from adjudicator.core.tracing import rule
@@ -22,6 +24,7 @@ from adjudicator.rules.state import NextSnapshot
 RICHESE = FactionId.RICHESE.value
 REVEAL_QUESTION = "no-field-battle-reveal"
 WITH_PLANS = "with-plans"
+BEFORE_PLANS = "before-plans"
 
 
 def token_in(snapshot: Snapshot, territory: str, covered: frozenset[int] | None = None) -> NoFieldToken | None:
@@ -91,8 +94,52 @@ def dial_kept_from_prescience(
 
 @rule("richese.no-field.battle-reveal")
 def reveal_in_battle(state: NextSnapshot, token: NoFieldToken, reserves: int, choice: str) -> None:
-    assert choice == WITH_PLANS  # the only reading implemented: the engine refuses the others first
+    assert choice == WITH_PLANS  # under before-plans resolve-battle refuses a token still face down
     state.reveal_no_field(forces_under(token.forces, reserves), "richese.no-field.battle-reveal")
+
+
+@rule("richese.no-field.reveal-as-battle-begins")
+def reveal_as_battle_begins(
+    snapshot: Snapshot, state: NextSnapshot, token: NoFieldToken, sectors: frozenset[int] | None
+) -> bool:
+    placed = forces_under(token.forces, snapshot.factions[RICHESE].reserves.regular)
+    state.reveal_no_field(placed, "richese.no-field.reveal-as-battle-begins")
+    return placed > 0 or any(
+        s.faction == RICHESE and s.territory == token.territory and (sectors is None or s.sector in sectors)
+        for s in snapshot.forces
+    )
+
+
+def unrevealed_under_before_plans(snapshot: Snapshot, battle: Battle, context: Context) -> list[Violation]:
+    """Under before-plans the token was revealed as the battle began: a locked battle still holding it
+    face down was made under the other reading, and is not resolved as if it had been."""
+    token = in_battle(snapshot, battle, None) if snapshot.no_field is not None else None
+    if token is None or context.choice(REVEAL_QUESTION) != BEFORE_PLANS:
+        return []
+    return [
+        Violation(
+            "no-field-unrevealed",
+            f"under {REVEAL_QUESTION} {BEFORE_PLANS} the No-Field token is revealed as its battle begins",
+            "/snapshot/no_field",
+            "richese.no-field.reveal-as-battle-begins",
+        )
+    ]
+
+
+def revealed_before_plans(
+    snapshot: Snapshot,
+    state: NextSnapshot,
+    territory: str,
+    sides: tuple[str, str],
+    sectors: frozenset[int] | None,
+    context: Context,
+) -> bool | None:
+    """Under before-plans, a No-Field token in the battle just chosen is revealed: whether Richese still
+    fights it, or None when no token was revealed (the question is read only where a token lies)."""
+    token = token_in(snapshot, territory, sectors)
+    if token is None or RICHESE not in sides or context.choice(REVEAL_QUESTION) != BEFORE_PLANS:
+        return None
+    return reveal_as_battle_begins(snapshot, state, token, sectors)
 
 
 def revealed_for_battle(
@@ -113,4 +160,4 @@ def revealed_for_battle(
     return state.as_snapshot(), state.events
 
 
-DECLARED = RuleModule(implements={REVEAL_QUESTION: (WITH_PLANS,)})
+DECLARED = RuleModule(implements={REVEAL_QUESTION: (WITH_PLANS, BEFORE_PLANS)})

@@ -92,6 +92,16 @@ def redact_unrevealed_plans(wire: dict[str, Any], viewer: str | None, redacted: 
         if fid != viewer and not (seen is not None and plan_seen_by(seen, fid, viewer)):
             battle["plans"][fid] = None
             redacted.append(f"/snapshot/battle/plans/{fid}")
+        elif fid != viewer and seen.get("dial_hidden"):
+            redact_seen_dial(battle["plans"][fid], fid, redacted)
+
+
+def redact_seen_dial(plan: dict[str, Any], fid: str, redacted: list[str]) -> None:
+    """A plan the special Karama sees with its dial hidden (rule richese.no-field.see-plan-dial)."""
+    for key in ("dial", "spice", "ally_spice"):
+        if key in plan:
+            plan[key] = None
+            redacted.append(f"/snapshot/battle/plans/{fid}/{key}")
 
 
 @rule("secrecy.plan-seen")

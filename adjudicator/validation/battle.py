@@ -42,6 +42,7 @@ from adjudicator.rules.battle.sectors import combatant_sectors, contested_sides,
 from adjudicator.rules.battle.voice import BENE_GESSERIT
 from adjudicator.rules.cards import can_retain_battle_card, is_leader_substitute
 from adjudicator.rules.emperor import KARAMA_WINDOWS as GIFT_WAITS_FOR
+from adjudicator.rules.ghola import gholas_at_hand
 from adjudicator.rules.harkonnen import draw_captive
 from adjudicator.rules.ixians import IXIANS, swap_limit
 from adjudicator.rules.semuta import semuta_cards
@@ -683,6 +684,12 @@ class BattleChecks(Checker):
                     "status",
                 )
 
+    def _capture_gholas(self, resolution: Resolution, territory: str) -> tuple[str, ...]:
+        """The gholas the draw took in, when the resolution says it did (the Tleilaxu lost)."""
+        if not resolution.gholas_in_capture_pool or resolution.loser != FactionId.TLEILAXU.value:
+            return ()
+        return gholas_at_hand(((f, state.leaders) for f, state in self.s.factions.items()), territory)
+
     def capture_draw(self, resolution: Resolution) -> None:
         """The captive is the one the seed draws from the loser's leaders; a client cannot pick it."""
         loser, battle = resolution.loser, self.s.battle
@@ -695,6 +702,7 @@ class BattleChecks(Checker):
             self.s.seed,
             self.s.turn,
             bool(resolution.duke_in_capture_pool),
+            self._capture_gholas(resolution, battle.territory),
         )
         if resolution.capture != drawn:
             self.add(

@@ -151,7 +151,8 @@ class StructureChecks(Checker):
 
     def ghola(self, fid: str, lid: str, status: LeaderStatus, skill: str | None) -> None:
         """A foreign ghola: the advanced Tleilaxu at the table revived another faction's leader (not the
-        Auditor), alive and free to fight for them, with no leader skill."""
+        Auditor), with no leader skill: serving them, held captive (it returns to them), or dead and
+        still theirs (question ghola-death, choice stays-ghola)."""
         path = ("factions", fid, "leaders", lid, "ghola")
         tleilaxu = FactionId.TLEILAXU.value
         if not self.s.ruleset.advanced or tleilaxu not in self.in_game:
@@ -160,8 +161,6 @@ class StructureChecks(Checker):
             self.add("ghola-not-allowed", "a ghola is another faction's leader the Tleilaxu revived", *path)
         elif lid == _AUDITOR:
             self.add("ghola-not-allowed", "the Auditor is never revived as a ghola", *path)
-        elif status not in (LeaderStatus.AVAILABLE, LeaderStatus.USED):
-            self.add("ghola-not-allowed", "a ghola is alive and serves the Tleilaxu: available or used", *path)
         if skill is not None:
             self.add(
                 "ghola-has-skill", "a Tleilaxu ghola holds no leader skill", "factions", fid, "leaders", lid, "skill"

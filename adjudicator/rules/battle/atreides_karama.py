@@ -27,6 +27,9 @@ from adjudicator.rules.state import NextSnapshot, finish
 
 ATREIDES = FactionId.ATREIDES.value
 TIMING_QUESTION = "atreides-full-plan-timing"
+NO_FIELD_DIAL_QUESTION = "no-field-see-plan-dial"
+DIAL_HIDDEN = "dial-hidden"
+DIAL_SHOWN = "dial-shown"
 SCOPE_QUESTION = "atreides-special-karama-scope"
 # decisions open before a battle's plans are made (the Voice, Prescience and their Karama window)
 _BEFORE_PLANS = frozenset(
@@ -137,30 +140,27 @@ def _see_plan_violations(snapshot: Snapshot, action: Action, context: Context) -
     if target not in (battle.aggressor, battle.defender) or target == ATREIDES:
         return [_problem("bad-target", "name the side whose plan is seen (not the Atreides)", "/action/target")]
     assert isinstance(target, str)
-    if in_battle(snapshot, battle, battle_sectors(snapshot)) is not None and target == RICHESE:
-        # whether the plan shown keeps its dial from the Atreides, as Prescience must, is not settled
-        return [
-            _problem(
-                "not-implemented",
-                "this engine version does not adjudicate the Atreides' special Karama on a plan made"
-                " with a No-Field token in the battle yet",
-                "/action/target",
-            )
-        ]
     for check in (battle_in_scope(snapshot, battle, target, context), in_time(snapshot, battle, context)):
         if check is not None:
             return [check]
     return []
 
 
+# the fields of a plan that make up its dial: a seen plan with its dial hidden shows them as null
+DIAL_FIELDS = ("dial", "spice", "ally_spice")
+
+
 @rule("atreides.special-karama.plan-shown")
-def show_plan(state: NextSnapshot, player: str, target: str, plan: Plan) -> None:
+def show_plan(state: NextSnapshot, player: str, target: str, plan: Plan, dial_hidden: bool = False) -> None:
+    shown = plan.to_dict()
+    if dial_hidden:
+        shown.update({key: None for key in DIAL_FIELDS if key in shown})
     state.event(
         "plan-shown",
         "atreides.special-karama.plan-shown",
         faction=target,
         visible_to=[player],
-        plan=plan.to_dict(),
+        plan=shown,
     )
 
 
@@ -168,22 +168,37 @@ def plan_locked(state: NextSnapshot, battle: Battle, faction: str, plan: Plan) -
     """Called as a plan locks: the side the Atreides' special Karama sees shows it to them."""
     seen = battle.plan_seen
     if seen is not None and seen.target == faction:
-        show_plan(state, seen.player, faction, plan)
+        show_plan(state, seen.player, faction, plan, seen.dial_hidden)
+
+
+@rule("richese.no-field.see-plan-dial")
+def no_field_dial_hidden(choice: str) -> bool:
+    return choice == DIAL_HIDDEN
+
+
+def dial_kept_from_karama(snapshot: Snapshot, battle: Battle, target: str, context: Context) -> bool:
+    """Whether the plan the special Karama sees is Richese's, made with a No-Field token in the battle,
+    and keeps its dial from the Atreides (question no-field-see-plan-dial, read only there)."""
+    if target != RICHESE or in_battle(snapshot, battle, battle_sectors(snapshot)) is None:
+        return False
+    return no_field_dial_hidden(context.choice(NO_FIELD_DIAL_QUESTION))
 
 
 @rule("atreides.special-karama.see-plan")
-def see_plan(state: NextSnapshot, battle: Battle, player: str, card: str, target: str) -> None:
+def see_plan(
+    state: NextSnapshot, battle: Battle, player: str, card: str, target: str, dial_hidden: bool = False
+) -> None:
     state.discard_from_hand(player, card)
     state.event("card-discarded", "atreides.special-karama.see-plan", faction=player, card=card, karama=True)
     state.spend_special_karama(player)
-    state.see_plan(player, target)
+    state.see_plan(player, target, dial_hidden)
     state.event("special-karama-used", "atreides.special-karama.see-plan", faction=player, target=target, card=card)
     other = _other(battle, target)
     if other in battle.plans:
         state.withdraw_plan(other)
         state.event("plan-withdrawn", "atreides.special-karama.timing", faction=other)
     if target in battle.plans:
-        show_plan(state, player, target, battle.plans[target])
+        show_plan(state, player, target, battle.plans[target], dial_hidden)
 
 
 @ruled()
@@ -195,7 +210,7 @@ def karama_see_plan(snapshot: Snapshot, action: Action, context: Context, trace:
     assert battle is not None and action.player is not None
     target, card = str(action.fields["target"]), str(action.fields["card"])
     state = NextSnapshot(snapshot)
-    see_plan(state, battle, action.player, card, target)
+    see_plan(state, battle, action.player, card, target, dial_kept_from_karama(snapshot, battle, target, context))
     summary: dict[str, Any] = {"special_karama": {"player": action.player, "target": target, "card": card}}
     pending = snapshot.pending
     planning = pending.type == DecisionType.BATTLE_PLAN.value if pending is not None else not battle.prelude
@@ -212,5 +227,6 @@ DECLARED = RuleModule(
     implements={
         TIMING_QUESTION: ("before-plans", "until-reveal"),
         SCOPE_QUESTION: ("own-battle", "own-or-ally", "any-battle"),
+        NO_FIELD_DIAL_QUESTION: (DIAL_HIDDEN, DIAL_SHOWN),
     },
 )

@@ -20,12 +20,15 @@ from adjudicator.core.decisions import BattleKaramaDecision, opened
 from adjudicator.core.results import Adjudication
 from adjudicator.core.rulebook import DecisionKind, RuleModule
 from adjudicator.core.rulings import answers, resolved, ruled
-from adjudicator.core.snapshot import Decision, KaramaUse, Snapshot
+from adjudicator.core.snapshot import Battle, Decision, KaramaUse, Snapshot
 from adjudicator.core.tracing import Trace, rule
 from adjudicator.core.vocabulary import ActionType, DecisionType
 from adjudicator.rules.battle.commands import PRESCIENCE, VOICE
 from adjudicator.rules.battle.powers import powers_in_battle
+from adjudicator.rules.battle.sectors import battle_sectors
+from adjudicator.rules.ghola import TLEILAXU, holds_gholas
 from adjudicator.rules.moritani.retention import held_karamas
+from adjudicator.rules.richese import in_battle
 from adjudicator.rules.state import NextSnapshot, finish
 
 WINDOW = DecisionType.BATTLE_KARAMA.value
@@ -50,12 +53,26 @@ def open_power_window(state: NextSnapshot, owner: str, power: str) -> dict[str, 
     return _asked(state, owner, power, responders) if responders else None
 
 
+@rule("battle.karama.no-field-and-ghola")
+def no_field_or_ghola_power() -> None:
+    pass
+
+
+def _holds_new_powers(snapshot: Snapshot, battle: Battle) -> bool:
+    """Whether a No-Field token lies in this battle Richese fights, or the Tleilaxu fight it holding a ghola."""
+    sides = (battle.aggressor, battle.defender)
+    token = in_battle(snapshot, battle, battle_sectors(snapshot)) if snapshot.no_field is not None else None
+    return token is not None or (TLEILAXU in sides and holds_gholas(snapshot))
+
+
 @rule("battle.karama.later-powers")
 def later_powers_window(state: NextSnapshot) -> dict[str, Any] | None:
     snapshot = state.as_snapshot()
     battle = snapshot.battle
     assert battle is not None
     powers = powers_in_battle(snapshot, battle)
+    if _holds_new_powers(snapshot, battle):
+        no_field_or_ghola_power()  # neither is among the powers the window offers
     if not powers:
         return None
     owners = {owner for _, owner in powers}

@@ -23,7 +23,7 @@ from adjudicator.core.tracing import Trace, rule
 from adjudicator.core.vocabulary import ActionType, DecisionType, FactionId, Phase, TerritoryType
 from adjudicator.rules.battle.preconditions import STORM_QUESTION, storm_sector_battle
 from adjudicator.rules.battle.sectors import sector_groups
-from adjudicator.rules.richese import RICHESE, present_as_force, token_in
+from adjudicator.rules.richese import RICHESE, present_as_force, revealed_before_plans, token_in
 from adjudicator.rules.state import NextSnapshot, finish
 
 CHOICE = DecisionType.BATTLE_CHOICE.value
@@ -299,8 +299,18 @@ def choose_battle(snapshot: Snapshot, action: Action, context: Context, trace: T
     opponent = str(action.fields["opponent"])
     sectors = action.fields.get("sectors")
     state = NextSnapshot(snapshot)
-    state.begin_battle(territory, action.player, opponent, None if sectors is None else tuple(sectors))
-    summary = {"territory": territory, "aggressor": action.player, "defender": opponent, "sectors": sectors}
+    covered = None if sectors is None else frozenset(int(x) for x in sectors)
+    fought = revealed_before_plans(snapshot, state, territory, (action.player, opponent), covered, context)
+    summary: dict[str, Any] = {
+        "territory": territory,
+        "aggressor": action.player,
+        "defender": opponent,
+        "sectors": sectors,
+    }
+    if fought is False:
+        summary["fought"] = False  # the No-Field token revealed left Richese no force there
+    else:
+        state.begin_battle(territory, action.player, opponent, None if sectors is None else tuple(sectors))
     return finish(snapshot, state, {"battle_chosen": summary}, trace, context)
 
 

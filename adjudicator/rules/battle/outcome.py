@@ -40,8 +40,9 @@ from adjudicator.rules.battle.sectors import battle_sectors, loser_loss_sectors
 from adjudicator.rules.cards import REINFORCEMENTS, can_retain_battle_card
 from adjudicator.rules.diplomat_retreat import retreat_offer
 from adjudicator.rules.ecaz import ambassadors_return_to_ecaz
+from adjudicator.rules.ghola import CAPTURE_QUESTION as GHOLA_CAPTURE_QUESTION
 from adjudicator.rules.ghola import DEATH_QUESTION as GHOLA_DEATH_QUESTION
-from adjudicator.rules.ghola import ghola_dies, is_ghola
+from adjudicator.rules.ghola import ghola_dies, gholas_at_hand, gholas_in_capture_draw, is_ghola
 from adjudicator.rules.harkonnen import (
     DUKE_CAPTURE_QUESTION,
     captive_duke_returns,
@@ -250,9 +251,8 @@ def apply_resolution(
 
     def kill(side: Side, cause: str) -> None:
         if side.plan.leader is not None:
-            if is_ghola(snapshot, side.plan.leader):
-                ghola_dies(context.choice(GHOLA_DEATH_QUESTION))  # it goes as its own faction's leader
-            state.leader_to_tanks(side.plan.leader, cause)
+            stays = is_ghola(snapshot, side.plan.leader) and ghola_dies(context.choice(GHOLA_DEATH_QUESTION))
+            state.leader_to_tanks(side.plan.leader, cause, stays)
             killed.append((side.plan.leader, _leader_strength(snapshot, side), cause))
 
     paid: dict[str, int] = {}
@@ -518,7 +518,8 @@ def apply_resolution(
         and unused_duke_in_pool(context.choice(UNUSED_CAPTURE_QUESTION))
     )
     drawable = duke_drawable or unused_drawable
-    captive = capture_step(snapshot, state, res.winner, res.loser, drawable) if capture else None
+    gholas = _drawable_gholas(snapshot, state, res, territory, context) if capture else ()
+    captive = capture_step(snapshot, state, res.winner, res.loser, drawable, gholas) if capture else None
     if duke_drawable and captive != DUKE:
         state.leader_fought(DUKE, territory)
     if captive is not None:
@@ -552,6 +553,7 @@ def apply_resolution(
         sandmaster=sandmaster,
         rihani=rihani,
         duke_in_capture_pool=duke_drawable or unused_drawable,
+        gholas_in_capture_pool=bool(gholas),
         cyborgs_lost=cyborgs_lost,
         withdrawing=withdrawing,
         reinforcing=reinforcing,
@@ -579,6 +581,19 @@ def bystander_question_open(snapshot: Snapshot, faction: str) -> bool:
 @rule("atreides.kwisatz-haderach.bystander-losses")
 def bystander_losses_count(choice: str) -> bool:
     return choice == "counted"
+
+
+def _drawable_gholas(
+    snapshot: Snapshot, state: NextSnapshot, res: Resolution, territory: str, context: Context
+) -> tuple[str, ...]:
+    """The gholas in the Harkonnen's capture draw after beating the Tleilaxu (question
+    ghola-harkonnen-capture, asked only when one could be drawn)."""
+    if not capture_follows(snapshot, res.winner, res.loser) or res.loser != FactionId.TLEILAXU.value:
+        return ()
+    gholas = gholas_at_hand(((f, state.leader_states(f)) for f in state.faction_ids), territory)
+    if gholas and gholas_in_capture_draw(context.choice(GHOLA_CAPTURE_QUESTION)):
+        return gholas
+    return ()
 
 
 def capture_cancelled(state: NextSnapshot, battle: Battle, res: Resolution) -> bool:

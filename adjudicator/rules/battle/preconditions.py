@@ -14,7 +14,6 @@ from adjudicator.core.tracing import rule
 from adjudicator.core.vocabulary import DUKE, DukeStatus, FactionId, LeaderStatus, Phase
 from adjudicator.rules.battle.card_effects import plays_plan_cards, unmodelled_plan_cards
 from adjudicator.rules.battle.sectors import battle_on_one_side, battle_sectors, combatant_sectors, sector_groups
-from adjudicator.rules.ghola import unmodelled_ghola_capture
 from adjudicator.rules.skill_bonuses import (
     BONUS_SKILLS,
 )
@@ -186,10 +185,6 @@ def unmodelled_compositions(
             )
     if plays_plan_cards(battle):
         missing += unmodelled_plan_cards(snapshot, battle)
-    if unmodelled_ghola_capture(snapshot, battle):
-        missing.append(
-            ("the Harkonnen capture in a battle with the Tleilaxu while a ghola serves them", "/snapshot/battle")
-        )
     return [
         Violation("not-implemented", f"this engine version does not adjudicate {what} yet", path)
         for what, path in missing

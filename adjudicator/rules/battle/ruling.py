@@ -20,7 +20,7 @@ from adjudicator.rules.battle.preconditions import battle_preconditions, broken_
 from adjudicator.rules.battle.resolution import Resolution, resolve
 from adjudicator.rules.battle.sectors import battle_sectors
 from adjudicator.rules.moritani.assassination import revealed_card_calls
-from adjudicator.rules.richese import revealed_for_battle
+from adjudicator.rules.richese import revealed_for_battle, unrevealed_under_before_plans
 from adjudicator.rules.secrecy import open_acts, public_acts
 from adjudicator.rules.skills import rihani_needs_deck, skills_on
 from adjudicator.rules.state import finish
@@ -96,6 +96,7 @@ def _rulable(snapshot: Snapshot, action: Action, context: Context) -> list[Viola
     violations += broken_loan_violations(snapshot, battle, context)
     if battle.traitor_calls:
         violations += revealed_card_calls(snapshot, battle, context)
+    violations += unrevealed_under_before_plans(snapshot, battle, context)
     if battle.portable_snooper:
         violations += portable_snooper_violations(snapshot, battle)
     if (

@@ -444,14 +444,19 @@ class WorkingCopy:
         return card
 
     # leaders
-    def leader_to_tanks(self, leader_id: str, cause: str) -> None:
+    def leader_to_tanks(self, leader_id: str, cause: str, keep_ghola: bool = False) -> None:
+        """A leader dies: to the Tanks, with nothing else of its entry kept (a ghola's mark only when
+        `keep_ghola`)."""
         if leader_id == DUKE:
             duke = self.duke
             assert duke is not None, "a Duke Vidal in play"
             self.set_duke(duke_dies(duke))
         else:
             native = catalog().leaders[leader_id].faction
-            self.wire["factions"][native]["leaders"][leader_id] = {"status": LeaderStatus.TANKS.value}
+            entry: dict[str, Any] = {"status": LeaderStatus.TANKS.value}
+            if keep_ghola:
+                entry["ghola"] = True
+            self.wire["factions"][native]["leaders"][leader_id] = entry
         self.event("leader-killed", cause, leader=leader_id)
 
     def leader_fought(self, leader_id: str, territory: str) -> None:

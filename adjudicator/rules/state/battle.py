@@ -45,6 +45,7 @@ class BattleCardsState(WorkingCopy):
         sandmaster: SandmasterRecord | None = None,
         rihani: RihaniRecord | None = None,
         duke_in_capture_pool: bool = False,
+        gholas_in_capture_pool: bool = False,
         cyborgs_lost: int = 0,
         withdrawing: str | None = None,
         reinforcing: str | None = None,
@@ -67,6 +68,8 @@ class BattleCardsState(WorkingCopy):
             resolution["rihani"] = rihani.to_wire()
         if duke_in_capture_pool:
             resolution["duke_in_capture_pool"] = True
+        if gholas_in_capture_pool:
+            resolution["gholas_in_capture_pool"] = True
         if cyborgs_lost:
             resolution["cyborgs_lost"] = cyborgs_lost
         if withdrawing is not None:
@@ -181,9 +184,13 @@ class BattleCardsState(WorkingCopy):
         plan = Plan.from_dict(self.wire["battle"]["plans"].pop(faction))
         self.wire["factions"][faction]["hand"].extend(plan.cards)
 
-    def see_plan(self, player: str, target: str) -> None:
-        """The advanced Atreides' special Karama: `player` will see `target`'s whole plan."""
-        self.wire["battle"]["plan_seen"] = {"player": player, "target": target}
+    def see_plan(self, player: str, target: str, dial_hidden: bool = False) -> None:
+        """The advanced Atreides' special Karama: `player` will see `target`'s whole plan (without its
+        dial and support, when `dial_hidden`)."""
+        seen: dict[str, Any] = {"player": player, "target": target}
+        if dial_hidden:
+            seen["dial_hidden"] = True
+        self.wire["battle"]["plan_seen"] = seen
 
     def take_from_discard(self, faction: str, card: str) -> None:
         """A card leaves the discard pile for the hand (the caller records the event)."""

@@ -47,7 +47,7 @@ class CustodyState(WorkingCopy):
         )
 
     def _leader_becomes(
-        self, faction: str, leader_id: str, status: LeaderStatus, forget: tuple[str, ...] = (), **after: str
+        self, faction: str, leader_id: str, status: LeaderStatus, forget: tuple[str, ...] = (), **after: Any
     ) -> None:
         # built in place of the old entry, its other fields in their order, so answers keep their key order
         leaders = self.wire["factions"][faction]["leaders"]
@@ -71,11 +71,18 @@ class CustodyState(WorkingCopy):
         """A leader leaves the Tanks for its faction's pool."""
         self._leader_becomes(faction, leader_id, LeaderStatus.AVAILABLE)
 
-    def revive_forces(self, faction: str, regular: int) -> None:
-        """Regular forces leave the Tanks for the faction's reserves."""
+    def revive_ghola(self, leader_id: str) -> None:
+        """A leader leaves the Tanks as a Tleilaxu ghola (it stays recorded under its own faction)."""
+        native = catalog().leaders[leader_id].faction
+        self._leader_becomes(native, leader_id, LeaderStatus.AVAILABLE, ("skill", "skill_face_up"), ghola=True)
+
+    def revive_forces(self, faction: str, regular: int, elite: int = 0) -> None:
+        """Forces leave the Tanks for the faction's reserves."""
         entry = self.wire["factions"][faction]
         entry["tanks"]["regular"] -= regular
         entry["reserves"]["regular"] += regular
+        entry["tanks"]["elite"] -= elite
+        entry["reserves"]["elite"] += elite
 
     def leader_returns_to_pool(self, faction: str, leader_id: str) -> None:
         """A leader that fought goes back to its pool, no longer tied to the territory it fought in."""
