@@ -147,8 +147,6 @@ def _disc_halves(plan: Plan, opposing: Plan) -> int | None:
 
 @rule("ecaz.special-karama.missing-disc")
 def missing_disc(choice: str, own: Plan, other: Plan) -> bool:
-    """Whether the difference cannot be taken: no leader and no Cheap Hero on a side, or (reading
-    leader-discs-only) a Cheap Hero on either side."""
     if (own.leader is None and own.cheap_hero is None) or (other.leader is None and other.cheap_hero is None):
         return True
     return choice == "leader-discs-only" and (own.leader is None or other.leader is None)
@@ -166,7 +164,6 @@ def weaker_difference(choice: str, own: int, other: int) -> int:
 
 @rule("ecaz.special-karama.dial")
 def ecaz_karama_lines(battle: Battle, faction: str, killed: dict[str, bool], context: Context) -> list[Line]:
-    """The line Ecaz's special Karama adds to Ecaz's total in a battle the plans decide."""
     card = played_card(battle)
     if faction != ECAZ or card is None:
         return []
