@@ -307,6 +307,11 @@ class PlanSchema(Schema):
     banker_spice = count_field(
         3, "spice a Spice Banker leader spends on its own strength, 1 to 3, apart from spice; 0 if absent"
     )
+    special_karama = id_field(
+        "the Karama card the advanced Ecaz commit with the plan for their special Karama (only under"
+        " ecaz-special-karama-timing: with-plan); absent: none",
+        allow_none=True,
+    )
 
 
 class RetentionRecordSchema(Schema):
@@ -586,6 +591,11 @@ class BattleSchema(Schema):
         faction_field(),
         validate=validate.Length(max=2),
         metadata={"description": "the sides adding a Portable Snooper as their defense once the plans are revealed"},
+    )
+    ecaz_karama = id_field(
+        "the Karama card the advanced Ecaz play for their special Karama once the plans are revealed"
+        " (absent: not used in this battle)",
+        allow_none=True,
     )
     resolution = fields.Nested(ResolutionSchema, allow_none=True)
     prelude = fields.List(
@@ -871,6 +881,11 @@ class ActionSchema(Schema):
         1000, "lock-battle-plan: the part of spice the side's ally pays (only under ally-support-payment: ally-may-pay)"
     )
     banker_spice = count_field(3, "lock-battle-plan: spice a Spice Banker leader spends on its own strength, 1 to 3")
+    special_karama = id_field(
+        "lock-battle-plan: the Karama card Ecaz commits for its special Karama (under ecaz-special-karama-timing:"
+        " with-plan)",
+        allow_none=True,
+    )
     kwisatz_haderach = StrictBoolean(metadata={"description": "lock-battle-plan"})
     choice = fields.String(
         validate=validate.OneOf(["keep", "kill", "decline"]),

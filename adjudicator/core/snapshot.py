@@ -348,6 +348,8 @@ class Plan:
     ally_spice: int = 0
     # spice a Spice Banker leader spends on its own strength, apart from the support (0: none)
     banker_spice: int = 0
+    # the Karama card Ecaz commits with its plan for its special Karama (question ecaz-special-karama-timing)
+    special_karama: str | None = None
 
     @property
     def own_spice(self) -> int:
@@ -375,6 +377,7 @@ class Plan:
             kwisatz_haderach=bool(raw.get("kwisatz_haderach", False)),
             ally_spice=int(raw.get("ally_spice", 0)),
             banker_spice=int(raw.get("banker_spice", 0)),
+            special_karama=raw.get("special_karama"),
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -391,6 +394,8 @@ class Plan:
             out["ally_spice"] = self.ally_spice
         if self.banker_spice:  # written only when a Spice Banker spends, for the same reason
             out["banker_spice"] = self.banker_spice
+        if self.special_karama is not None:  # written only when Ecaz commits one with its plan
+            out["special_karama"] = self.special_karama
         return out
 
 
@@ -560,6 +565,7 @@ class Battle:
     truthtrance: tuple[TruthtranceAnswer, ...] = ()  # Truthtrance answers held against a plan
     stone_burner: str | None = None  # the Stone Burner player's choice after the reveal
     portable_snooper: tuple[str, ...] = ()  # the sides adding a Portable Snooper once plans are revealed
+    ecaz_karama: str | None = None  # the Karama card Ecaz plays for its special Karama once plans are revealed
 
     @classmethod
     def from_dict(cls, raw: Mapping[str, Any]) -> Battle:
@@ -582,6 +588,7 @@ class Battle:
             truthtrance=tuple(TruthtranceAnswer.from_dict(t) for t in raw.get("truthtrance") or ()),
             stone_burner=raw.get("stone_burner"),
             portable_snooper=tuple(raw.get("portable_snooper") or ()),
+            ecaz_karama=raw.get("ecaz_karama"),
         )
 
     def cancelled(self, power: str, target: str) -> bool:
@@ -598,6 +605,7 @@ class Battle:
             "traitor_calls": list(self.traitor_calls),
             "poison_tooth_withheld": list(self.poison_tooth_withheld),
             **({"portable_snooper": list(self.portable_snooper)} if self.portable_snooper else {}),
+            **({} if self.ecaz_karama is None else {"ecaz_karama": self.ecaz_karama}),
             "revealed": self.revealed,
             **({"prelude": list(self.prelude)} if self.prelude else {}),
             **({} if self.voice is None else {"voice": self.voice.to_dict()}),

@@ -289,6 +289,8 @@ class BattlePower(StrEnum):
     CHOAM_AUDIT = "choam-audit"  # advanced: CHOAM's Auditor inspects the opponent's hand after the battle
     CHOAM_SHARE = "choam-share"  # advanced: half of the support others pay goes to CHOAM
     ECAZ_OCCUPY = "ecaz-occupy"  # Ecaz's forces beside its fighting ally add to its side
+    CYBORGS = "cyborgs"  # Ixian Cyborgs worth 2
+    SUBOID_SWAP = "suboid-swap"  # the winning Ixians' surviving Suboids replace Cyborgs lost
 
 
 SNAPSHOT_FORMAT = "dune-snapshot/1"

@@ -18,7 +18,7 @@ from adjudicator.core.rulebook import DecisionKind, RuleModule
 from adjudicator.core.rulings import answers, ruled
 from adjudicator.core.snapshot import Decision, Snapshot
 from adjudicator.core.tracing import Trace, rule
-from adjudicator.core.vocabulary import ActionType, DecisionType, FactionId
+from adjudicator.core.vocabulary import ActionType, BattlePower, DecisionType, FactionId
 from adjudicator.rules.state import NextSnapshot, finish
 
 IXIANS = FactionId.IXIANS.value
@@ -29,9 +29,19 @@ def swap_limit(cyborgs_lost: int, suboids_left: int) -> int:
     return min(cyborgs_lost, suboids_left)
 
 
+@rule("battle.karama.suboid-swap")
+def swap_cancelled(state: NextSnapshot) -> bool:
+    state.event("power-cancelled", "battle.karama.suboid-swap", faction=IXIANS, power=BattlePower.SUBOID_SWAP.value)
+    return True
+
+
 def suboid_swap_offered(state: NextSnapshot, winner: str | None, territory: str, cyborgs_lost: int) -> bool:
-    """Whether the winner's losses open the swap: Ixian Cyborgs lost, Suboids left in the territory."""
+    """Whether the winner's losses open the swap: Ixian Cyborgs lost, Suboids left in the territory,
+    and no Karama cancelled the swap in this battle."""
     if winner != IXIANS or cyborgs_lost <= 0:
+        return False
+    battle = state.as_snapshot().battle
+    if battle is not None and battle.cancelled(BattlePower.SUBOID_SWAP.value, IXIANS) and swap_cancelled(state):
         return False
     return swap_limit(cyborgs_lost, state.regular_forces_in(IXIANS, territory, state.battle_cover)) > 0
 

@@ -201,8 +201,8 @@ def private_answer_violations(
 
 def open_acts(snapshot: Snapshot, battle: Battle, viewer: str | None) -> list[str]:
     """The factions other than the viewer whose revealed support spice (a side's, or its ally's share of
-    it), Spice Banker spice, Traitor call or Portable Snooper added after the reveal the battle's checks
-    compare with what they hold."""
+    it), Spice Banker spice, Traitor call, Portable Snooper added after the reveal or Ecaz special Karama
+    card the battle's checks compare with what they hold."""
     if viewer is None:
         return []
     paying = [
@@ -216,6 +216,10 @@ def open_acts(snapshot: Snapshot, battle: Battle, viewer: str | None) -> list[st
             paying.append(ally)  # an ally paying its share of the support pays in the open too
     calls = [f for f in battle.traitor_calls if f != viewer and f not in paying]
     shown = [f for f in battle.portable_snooper if f != viewer and f not in paying and f not in calls]
+    ecaz_plan = battle.plans.get("ecaz")
+    committed = battle.revealed and ecaz_plan is not None and ecaz_plan.special_karama is not None
+    if (battle.ecaz_karama is not None or committed) and viewer != "ecaz" and "ecaz" not in (*paying, *calls, *shown):
+        shown.append("ecaz")  # Ecaz's special Karama card is played in the open after the reveal
     return [*paying, *calls, *shown]
 
 

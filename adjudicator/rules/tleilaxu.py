@@ -41,6 +41,7 @@ from adjudicator.rules.state import NextSnapshot, finish
 
 FACE_DANCERS_HELD = 3
 STORM_SIDE_QUESTION = "face-dancer-storm-split"
+FACE_DANCER_KARAMA_QUESTION = "face-dancer-karama"
 
 
 def winner_leader(snapshot: Snapshot) -> tuple[str | None, str | None]:
@@ -386,12 +387,18 @@ def earlier_bounty_stands() -> None:
     pass
 
 
+@rule("tleilaxu.face-dancer.no-karama")
+def reveal_beyond_karama(context: Context) -> str:
+    return context.choice(FACE_DANCER_KARAMA_QUESTION)
+
+
 @ruled(found(_open_decision))
 def reveal_face_dancer(snapshot: Snapshot, action: Action, context: Context, trace: Trace) -> Adjudication:
     assert snapshot.pending is not None
     violations = reveal_violations(snapshot, snapshot.pending, action)
     if violations:
         return illegal(snapshot, violations, trace, context)
+    reveal_beyond_karama(context)  # no Karama window opens on the reveal
     try:
         state, summary = _apply_reveal(snapshot, action, context.interpretations)
     except InterpretationNeeded:
@@ -439,5 +446,6 @@ DECLARED = RuleModule(
     implements={
         "face-dancer-earlier-bounty": ("bounty-stands",),
         STORM_SIDE_QUESTION: ("battle-sectors", "whole-territory"),
+        FACE_DANCER_KARAMA_QUESTION: ("no-window",),
     },
 )

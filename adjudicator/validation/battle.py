@@ -217,6 +217,11 @@ class BattleChecks(Checker):
                 self.add("not-a-combatant", f"{fid} is not fighting this battle", "battle", "portable_snooper", i)
         if len(set(battle.portable_snooper)) != len(battle.portable_snooper):
             self.add("duplicate", "a faction is listed twice", "battle", "portable_snooper")
+        if battle.ecaz_karama is not None:
+            if not battle.revealed:
+                self.add("before-reveal", "Ecaz's special Karama follows the plans' reveal", "battle", "ecaz_karama")
+            if "ecaz" not in combatants:
+                self.add("not-a-combatant", "ecaz is not fighting this battle", "battle", "ecaz_karama")
         if battle.voice is not None or battle.prescience is not None:
             self.prelude_records(battle)
         if battle.mentat:

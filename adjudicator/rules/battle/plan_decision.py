@@ -22,6 +22,7 @@ from adjudicator.core.snapshot import Battle, Decision, Plan, Snapshot, halves_t
 from adjudicator.core.tracing import Trace, rule
 from adjudicator.core.vocabulary import ActionType, DecisionType, FactionId
 from adjudicator.rules.battle.atreides_karama import plan_locked, planning_order
+from adjudicator.rules.battle.ecaz_karama import timing_violation
 from adjudicator.rules.battle.plans import (
     ALLY_SUPPORT_QUESTION,
     ally_may_pay,
@@ -188,6 +189,9 @@ def lock_battle_plan(snapshot: Snapshot, action: Action, context: Context, trace
         )
     if plan.leader is not None and plan.leader not in catalog().leaders:
         problems.append(Violation("unknown-leader", f"no leader {plan.leader!r}", "/action/leader"))
+    if plan.special_karama is not None:
+        timing = timing_violation(context, False, "/action/special_karama")
+        problems += [] if timing is None else [timing]
     if not problems:
         problems = [
             Violation(v.code, v.message, v.path.replace(f"/snapshot/battle/plans/{faction}", "/action"), v.rule)

@@ -28,6 +28,7 @@ from adjudicator.rules.battle.commands import (
     same_answer,
     voice_in_force,
 )
+from adjudicator.rules.battle.ecaz_karama import plan_karama_problems
 from adjudicator.rules.battle.plan_cards import (
     in_place_card_violations,
     stone_burner_choice_violations,
@@ -138,16 +139,23 @@ def fedaykin_cancelled() -> int:
     return 2
 
 
+@rule("battle.karama.cyborgs")
+def cyborgs_cancelled() -> int:
+    return 2
+
+
 @rule("battle.karama.battle-hardened")
 def battle_hardened_cancelled() -> bool:
     return True
 
 
 def elite_worth_halves(snapshot: Snapshot, faction: str, opponent: str) -> int:
-    """Half-points one supported elite force is worth: Cyborgs always 2; Sardaukar and Fedaykin 2 in
-    the advanced game (Sardaukar 1 against the Fremen) and ordinary in the basic game, or once a Karama
-    cancelled them in this battle."""
+    """Half-points one supported elite force is worth: Cyborgs 2 (1 once a Karama cancelled them);
+    Sardaukar and Fedaykin 2 in the advanced game (Sardaukar 1 against the Fremen) and ordinary in the
+    basic game, or once a Karama cancelled them in this battle."""
     if faction == FactionId.IXIANS:
+        if power_cancelled(snapshot, BattlePower.CYBORGS, faction):
+            return cyborgs_cancelled()
         return ixian_force_worth()[1]
     if not snapshot.ruleset.advanced:
         return 2
@@ -844,6 +852,8 @@ def plan_problems(
     found += card_slot_violations(faction, plan, green_weapon)
     if plan.banker_spice:
         found += banker_spice_violations(snapshot, faction, plan)
+    if plan.special_karama is not None:
+        found += plan_karama_problems(snapshot, faction, plan, hand_known)
     if plan.weapon is not None or plan.defense is not None:
         found += in_place_card_violations(snapshot, battle, faction, plan)
     found += dial_violations(snapshot, battle, faction, plan)

@@ -5,8 +5,8 @@ Each is named by a stable power id; `battle.karama` records the ones cancelled i
 power is in play in a battle is a public fact (factions, alliances, the ruleset, forces on the
 board, the Kwisatz Haderach's state, whether the Auditor could fight), so listing them reveals
 nobody's cards. The Voice and
-Prescience are used before the plans and have their own windows. The Ixians' Suboids are not here:
-their half strength is a limit, not an advantage a Karama stops.
+Prescience are used before the plans and have their own windows. The Ixians' Cyborgs are (in the basic
+game too); their Suboids are not: their half strength is a limit, not an advantage a Karama stops.
 """
 
 from __future__ import annotations
@@ -42,6 +42,10 @@ def powers_in_battle(snapshot: Snapshot, battle: Battle) -> list[tuple[BattlePow
         forces = forces_in(snapshot, owner, battle.territory)
         if advanced and owner == FactionId.EMPEROR and forces.elite:
             found.append((BattlePower.SARDAUKAR, owner))
+        if owner == FactionId.IXIANS and forces.elite:
+            found.append((BattlePower.CYBORGS, owner))
+            if forces.regular:
+                found.append((BattlePower.SUBOID_SWAP, owner))
         if advanced and owner == FactionId.FREMEN:
             if forces.elite:
                 found.append((BattlePower.FEDAYKIN, owner))

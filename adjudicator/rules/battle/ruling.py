@@ -13,6 +13,7 @@ from adjudicator.core.rulings import ruled, unresolved
 from adjudicator.core.snapshot import Battle, Snapshot
 from adjudicator.core.tracing import Trace
 from adjudicator.core.vocabulary import ActionType, DecisionType, Evidence
+from adjudicator.rules.battle.ecaz_karama import ecaz_karama_violations, played_card, spend_ecaz_karama
 from adjudicator.rules.battle.outcome import apply_resolution
 from adjudicator.rules.battle.plans import ALLY_SUPPORT_QUESTION, ally_support_violations, plan_violations
 from adjudicator.rules.battle.portable_snooper import portable_snooper_violations, with_portable_snooper
@@ -99,6 +100,8 @@ def _rulable(snapshot: Snapshot, action: Action, context: Context) -> list[Viola
     violations += unrevealed_under_before_plans(snapshot, battle, context)
     if battle.portable_snooper:
         violations += portable_snooper_violations(snapshot, battle)
+    if played_card(battle) is not None:
+        violations += ecaz_karama_violations(snapshot, battle, context)
     if (
         snapshot.traitor_deck is None
         and skills_on(snapshot)
@@ -128,6 +131,9 @@ def resolve_battle(snapshot: Snapshot, action: Action, context: Context, trace: 
         summary, state = apply_resolution(snapshot, battle, resolution, context)
     except InterpretationNeeded:
         return unresolved(_alternatives(snapshot, battle, resolution, context, {}, revealing), trace, context)
+    card = played_card(battle)
+    if card is not None:
+        spend_ecaz_karama(state, card)
     state.follows(revealing)
     return finish(snapshot, state, {"battle": summary}, trace, context)
 

@@ -211,6 +211,10 @@ class BattleCardsState(WorkingCopy):
         self.batches.clear()
         return batches
 
+    def spend_ecaz_karama(self) -> None:
+        """Ecaz's special Karama card named after the reveal is played: the battle no longer lists it."""
+        self.wire["battle"].pop("ecaz_karama", None)
+
     def spend_special_karama(self, faction: str) -> None:
         """The faction's once-a-game special Karama power is used."""
         self.wire["factions"][faction]["special_karama_used"] = True
