@@ -6,7 +6,9 @@ facts (the plans, the board, the storm): the places a retreat may go and the (re
 that may go there are listed as options, a decline among them. The forces that stay are lost when the
 decision is answered, as the loser's forces always are. `retreat_left` in the battle's resolution
 keeps the count the side may still move while the step remains (question diplomat-retreat-split may
-let it retreat again, elsewhere).
+let it retreat again, elsewhere, while a move is left). A Richese Diplomat beside its No-Field token
+retreats on the board the token's reveal made; a face-up Sandmaster of the retreating side may collect
+where the forces arrive (question diplomat-retreat-sandmaster).
 """
 
 from __future__ import annotations
@@ -20,15 +22,19 @@ from adjudicator.core.catalog import Place, catalog
 from adjudicator.core.rulebook import RuleModule
 from adjudicator.core.snapshot import Battle, Snapshot
 from adjudicator.core.tracing import rule
-from adjudicator.core.vocabulary import ActionType
+from adjudicator.core.vocabulary import ActionType, FactionId
 from adjudicator.rules.battle.card_effects import dialed_sets, harass_in_effect
 from adjudicator.rules.battle.plans import dialed_forces_of
 from adjudicator.rules.battle.sectors import battle_sectors
 from adjudicator.rules.skill_steps import leader_killed
-from adjudicator.rules.skills import battle_effect_applies, selected_skill, skills_on
+from adjudicator.rules.skills import battle_effect_applies, face_up_skills, selected_skill, skills_on
 from adjudicator.rules.state import NextSnapshot
 
 DIPLOMAT = "diplomat"
+RICHESE = FactionId.RICHESE.value
+SANDMASTER = "sandmaster"
+SANDMASTER_RETREAT_SPICE = 1
+SANDMASTER_QUESTION = "diplomat-retreat-sandmaster"
 KILLED_QUESTION = "diplomat-retreat-leader-killed"
 SPLIT_QUESTION = "diplomat-retreat-split"
 
@@ -170,19 +176,69 @@ def retreat_again_offered(
         return False
     covered = battle_sectors(snapshot)
     places = retreat_destinations(battle.territory, covered, snapshot.storm_sector, state.occupied_territories())
-    left_in = state.forces_in(faction, battle.territory, covered)
-    return bool(places) and left_in > _least_dialed(snapshot, battle, faction)
+    # the (regular, elite) moves still open on the board as it now stands: a count of forces alone
+    # may leave only the decline (the dial made up of the kinds that stayed)
+    return bool(places) and bool(retreat_moves(state.as_snapshot(), battle, faction, left))
 
 
-def _least_dialed(snapshot: Snapshot, battle: Battle, faction: str) -> int:
-    if dialed_forces_of(snapshot, battle, faction) != faction:
+# --- a face-up Sandmaster of the retreating side ----------------------------------------------------
+
+
+@rule("skills.sandmaster.face-up-retreat")
+def sandmaster_collects_on_retreat(choice: str) -> bool:
+    return choice == "collects"
+
+
+def sandmaster_on_retreat(
+    snapshot: Snapshot, state: NextSnapshot, battle: Battle, faction: str, to: Place, context: Context
+) -> int:
+    """A face-up Sandmaster of the side whose forces retreated into a territory holding spice: the spice
+    the side collected there (1, or 0)."""
+    fighting = battle.plans[faction].leader if faction in battle.plans else None
+    sandmaster = face_up_skills(snapshot, faction, fighting).get(SANDMASTER)
+    piles = [p for p in state.board_spice if p.territory == to[0] and p.amount > 0]
+    if sandmaster is None or not piles:
         return 0
-    return min(d["regular"] + d["elite"] for d in dialed_sets(snapshot, battle, faction))
+    if not sandmaster_collects_on_retreat(context.choice(SANDMASTER_QUESTION)):
+        return 0
+    # the pile in the sector entered, else the territory's first pile in sector order
+    pile = next((p for p in piles if p.sector == to[1]), None) or min(
+        piles, key=lambda p: -1 if p.sector is None else p.sector
+    )
+    state.take_from_pile(pile.territory, pile.sector, SANDMASTER_RETREAT_SPICE)
+    state.gain_spice(faction, SANDMASTER_RETREAT_SPICE)
+    state.event(
+        "spice-collected",
+        "skills.sandmaster.face-up-retreat",
+        faction=faction,
+        leader=sandmaster,
+        territory=pile.territory,
+        sector=pile.sector,
+        amount=SANDMASTER_RETREAT_SPICE,
+    )
+    return SANDMASTER_RETREAT_SPICE
+
+
+# --- a Richese Diplomat beside its No-Field token ---------------------------------------------------
+
+
+@rule("skills.diplomat.retreat-no-field")
+def no_field_forces_may_retreat(snapshot: Snapshot, battle: Battle) -> None:
+    pass
+
+
+def retreat_beside_no_field(snapshot: Snapshot, battle: Battle, revealed: bool) -> None:
+    """Called as a No-Field token in the battle is revealed: a Richese Diplomat's retreat counts the
+    forces the token was replaced with (they are on the board the battle is resolved on)."""
+    plan = battle.plans.get(RICHESE)
+    if revealed and plan is not None and plan.leader is not None and selected_skill(snapshot, plan) == DIPLOMAT:
+        no_field_forces_may_retreat(snapshot, battle)
 
 
 DECLARED = RuleModule(
     implements={
         KILLED_QUESTION: ("survivor-only", "retreats-when-killed"),
         SPLIT_QUESTION: ("one-territory", "may-split"),
+        SANDMASTER_QUESTION: ("collects", "no-collection"),
     },
 )

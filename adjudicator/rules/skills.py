@@ -438,8 +438,16 @@ def unused_traitor_cards(held: FactionState, faction: str, called_now: str | Non
     called in this battle) nor revealed to assassinate; for the Tleilaxu, their unrevealed Face Dancers."""
     if faction == TLEILAXU:
         return list(held.face_dancers)
-    called = set(held.called_traitors) | set(held.assassinated) | ({called_now} if called_now else set())
+    called = set(held.called_traitors) | ({called_now} if called_now else set())
+    revealed = [t for t in held.traitors if t in held.assassinated]
+    if revealed:
+        called |= revealed_not_exchanged(revealed)
     return [t for t in held.traitors if t not in called]
+
+
+@rule("moritani.assassinate.not-exchanged")
+def revealed_not_exchanged(revealed: list[str]) -> set[str]:
+    return set(revealed)
 
 
 DECLARED = RuleModule(

@@ -11,7 +11,7 @@ from adjudicator.core.results import Violation
 from adjudicator.core.rulebook import RuleModule
 from adjudicator.core.snapshot import Battle, Snapshot
 from adjudicator.core.tracing import rule
-from adjudicator.core.vocabulary import DUKE, DukeStatus, FactionId, LeaderStatus, Phase
+from adjudicator.core.vocabulary import DUKE, DukeStatus, LeaderStatus, Phase
 from adjudicator.rules.battle.card_effects import plays_plan_cards, unmodelled_plan_cards
 from adjudicator.rules.battle.sectors import battle_on_one_side, battle_sectors, combatant_sectors, sector_groups
 from adjudicator.rules.skill_bonuses import (
@@ -150,16 +150,6 @@ def unmodelled_compositions(
                 missing.append(
                     (f"the face-up {skill} skill ({leader_id})", f"/snapshot/factions/{faction}/leaders/{leader_id}")
                 )
-    no_field = snapshot.no_field
-    for faction in combatants if no_field is not None and no_field.territory == battle.territory else ():
-        # Richese's token stands for forces the side's retreat would count
-        if faction == FactionId.RICHESE and selected_skill(snapshot, battle.plans[faction]) == "diplomat":
-            missing.append(
-                (
-                    "a Diplomat's retreat beside a No-Field token in the battle's territory",
-                    f"/snapshot/battle/plans/{faction}/leader",
-                )
-            )
     for variant in ("stronghold-cards", "tech-tokens"):
         if variant in rs.variants:
             missing.append((f"the {variant} variant in battle", "/snapshot/ruleset/variants"))

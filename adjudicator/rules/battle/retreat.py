@@ -17,7 +17,7 @@ from adjudicator.core.tracing import Trace
 from adjudicator.core.vocabulary import ActionType, DecisionType
 from adjudicator.rules.battle.outcome import loser_loses_everything
 from adjudicator.rules.battle.sectors import battle_sectors, loser_loss_sectors
-from adjudicator.rules.diplomat_retreat import retreat_again_offered, retreat_options
+from adjudicator.rules.diplomat_retreat import retreat_again_offered, retreat_options, sandmaster_on_retreat
 from adjudicator.rules.state import NextSnapshot, finish
 
 
@@ -48,12 +48,16 @@ def retreat_forces(snapshot: Snapshot, action: Action, context: Context, trace: 
         regular=regular,
         elite=elite,
     )
+    collected = sandmaster_on_retreat(snapshot, state, battle, faction, to, context)
     left = (battle.resolution.retreat_left or 0) - regular - elite
     if retreat_again_offered(snapshot, state, battle, faction, left, context):
         state.update_resolution(retreat_left=left)
     else:
         _losses_follow(snapshot, state, faction, context)
-    summary = {"retreat": {"faction": faction, "to": to[0], "sector": to[1], "regular": regular, "elite": elite}}
+    retreat: dict[str, Any] = {"faction": faction, "to": to[0], "sector": to[1], "regular": regular, "elite": elite}
+    if collected:
+        retreat["spice"] = collected
+    summary = {"retreat": retreat}
     return finish(snapshot, state, {"battle": summary}, trace, context)
 
 

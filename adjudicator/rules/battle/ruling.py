@@ -20,6 +20,7 @@ from adjudicator.rules.battle.portable_snooper import portable_snooper_violation
 from adjudicator.rules.battle.preconditions import battle_preconditions, broken_loan_violations, unmodelled_compositions
 from adjudicator.rules.battle.resolution import Resolution, resolve
 from adjudicator.rules.battle.sectors import battle_sectors
+from adjudicator.rules.diplomat_retreat import retreat_beside_no_field
 from adjudicator.rules.moritani.assassination import revealed_card_calls
 from adjudicator.rules.richese import revealed_for_battle, unrevealed_under_before_plans
 from adjudicator.rules.secrecy import open_acts, public_acts
@@ -126,6 +127,7 @@ def resolve_battle(snapshot: Snapshot, action: Action, context: Context, trace: 
     snapshot, revealing = revealed_for_battle(snapshot, battle_sectors(snapshot), context)
     battle = snapshot.battle
     assert battle is not None
+    retreat_beside_no_field(snapshot, battle, bool(revealing))
     resolution = resolve(snapshot, battle, context)
     try:
         summary, state = apply_resolution(snapshot, battle, resolution, context)

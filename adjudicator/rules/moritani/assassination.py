@@ -26,7 +26,8 @@ from adjudicator.core.rulebook import DecisionKind, RuleModule
 from adjudicator.core.rulings import answers, found, ruled
 from adjudicator.core.snapshot import Battle, Decision, Snapshot
 from adjudicator.core.tracing import Trace, rule
-from adjudicator.core.vocabulary import MORITANI, ActionType, BattleResult, DecisionType, LeaderStatus
+from adjudicator.core.vocabulary import MORITANI, ActionType, BattleResult, DecisionType, FactionId, LeaderStatus
+from adjudicator.rules.harkonnen import captives_return_when_leaderless, harkonnen_leaderless
 from adjudicator.rules.state import NextSnapshot, finish
 
 FORFEIT_QUESTION = "moritani-assassinate-forfeit-scope"
@@ -34,6 +35,7 @@ TARGET_QUESTION = "moritani-assassinate-target-elsewhere"
 ZOAL_QUESTION = "moritani-assassinate-zoal-value"
 REVEALED_QUESTION = "moritani-assassinate-revealed-card"
 ZOAL = "zoal"
+HARKONNEN = FactionId.HARKONNEN.value
 
 
 def _faction_of(leader: str) -> str:
@@ -174,6 +176,13 @@ def kill_target(state: NextSnapshot, leader: str, amount: int) -> None:
     state.pay_from_bank(MORITANI, amount, "moritani.assassinate.kill", "assassination")
 
 
+@rule("moritani.assassinate.skill-card")
+def skill_card_leaves(state: NextSnapshot, leader: str, skill: str, face_up: bool) -> None:
+    # a card behind its owner's shield stays its owner's to know
+    seen = {} if face_up else {"visible_to": [_faction_of(leader)]}
+    state.event("skill-card-lost", "moritani.assassinate.skill-card", leader=leader, skill=skill, **seen)
+
+
 def _strength(leader: str, context: Context) -> int:
     if leader == ZOAL:
         return zoal_value(context.choice(ZOAL_QUESTION))
@@ -194,6 +203,10 @@ def reveal_for_assassination(state: NextSnapshot, leader: str, context: Context)
         return {"leader": leader, "killed": False, "spice": 0}
     amount = _strength(leader, context)
     kill_target(state, leader, amount)
+    if entry is not None and entry.skill is not None:
+        skill_card_leaves(state, leader, entry.skill, entry.skill_face_up is not False)
+    if native == HARKONNEN and harkonnen_leaderless(state):
+        captives_return_when_leaderless(state, context.interpretations)
     return {"leader": leader, "killed": True, "spice": amount}
 
 
