@@ -27,6 +27,8 @@ from adjudicator.core.rulings import answers, found, ruled
 from adjudicator.core.snapshot import Battle, Decision, Snapshot
 from adjudicator.core.tracing import Trace, rule
 from adjudicator.core.vocabulary import MORITANI, ActionType, BattleResult, DecisionType, FactionId, LeaderStatus
+from adjudicator.rules.ghola import DEATH_QUESTION as GHOLA_DEATH_QUESTION
+from adjudicator.rules.ghola import ghola_dies
 from adjudicator.rules.harkonnen import captives_return_when_leaderless, harkonnen_leaderless
 from adjudicator.rules.state import NextSnapshot, finish
 
@@ -171,8 +173,8 @@ def target_already_dead() -> None:
 
 
 @rule("moritani.assassinate.kill")
-def kill_target(state: NextSnapshot, leader: str, amount: int) -> None:
-    state.leader_to_tanks(leader, "moritani.assassinate.kill")
+def kill_target(state: NextSnapshot, leader: str, amount: int, keep_ghola: bool = False) -> None:
+    state.leader_to_tanks(leader, "moritani.assassinate.kill", keep_ghola)
     state.pay_from_bank(MORITANI, amount, "moritani.assassinate.kill", "assassination")
 
 
@@ -202,7 +204,9 @@ def reveal_for_assassination(state: NextSnapshot, leader: str, context: Context)
     if elsewhere and not kills_elsewhere(context.choice(TARGET_QUESTION)):
         return {"leader": leader, "killed": False, "spice": 0}
     amount = _strength(leader, context)
-    kill_target(state, leader, amount)
+    # a ghola killed goes to the Tanks as question ghola-death reads it, as in a battle
+    stays = entry is not None and entry.ghola and ghola_dies(context.choice(GHOLA_DEATH_QUESTION))
+    kill_target(state, leader, amount, stays)
     if entry is not None and entry.skill is not None:
         skill_card_leaves(state, leader, entry.skill, entry.skill_face_up is not False)
     if native == HARKONNEN and harkonnen_leaderless(state):
