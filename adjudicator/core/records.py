@@ -168,6 +168,7 @@ class Resolution(Record):
     withdrawing: str | None = None
     reinforcing: str | None = None
     retreat_left: int | None = None
+    dialed_traits: str | None = None
 
     READ: ClassVar[Mapping[str, Any]] = {
         "result": BattleResult,
@@ -192,6 +193,7 @@ class Resolution(Record):
         "withdrawing",
         "reinforcing",
         "retreat_left",
+        "dialed_traits",
     )
 
     def to_wire(self) -> dict[str, Any]:
