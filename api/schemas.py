@@ -428,6 +428,13 @@ class ResolutionSchema(Schema):
         "the forces a side that lost with its Diplomat may still retreat, kept while its diplomat-retreat "
         "step is to come",
     )
+    dialed_traits = Choice(
+        ["ordinary-forces"],
+        metadata={
+            "description": "the reading of question occupy-dialed-force-traits the winner's casualties were "
+            "counted under, kept while its battle-casualties step is to come when Ecaz dialed its ally's forces"
+        },
+    )
     face_dancer_reading = Choice(
         ["battle-sectors", "whole-territory"],
         metadata={
@@ -668,6 +675,13 @@ class DecisionSchema(Schema):
         metadata={"description": "occupy-fighter: Ecaz and its ally, the two of which one fights"},
     )
     dial_max = StrictNumber(allow_none=True, metadata={"description": "battle-plan: the highest legal dial"})
+    dialed_traits = Choice(
+        ["ordinary-forces"],
+        metadata={
+            "description": "battle-karama on the later powers: the reading of question occupy-dialed-force-traits "
+            "their list was made under, kept when it lists other powers than the default reading"
+        },
+    )
     spice_max = count_field(10000, "battle-plan: the most support spice it may commit", allow_none=True)
     winner = faction_field(allow_none=True, metadata={"description": "face-dancer-reveal: the battle's winner"})
     sectors = fields.List(

@@ -60,6 +60,7 @@ from adjudicator.core.catalog import card_kind  # noqa: E402
 from adjudicator.core.snapshot import Snapshot  # noqa: E402
 from adjudicator.core.vocabulary import TerritoryType  # noqa: E402
 from adjudicator.rules.battle.plan_decision import plan_decision  # noqa: E402
+from adjudicator.rules.battle.plans import ALLY_TRAITS  # noqa: E402
 from adjudicator.rules.battle.sectors import sector_groups  # noqa: E402
 from api.schemas import SnapshotSchema  # noqa: E402
 
@@ -536,7 +537,7 @@ def open_fallback_battle(wire: dict[str, Any], rng: random.Random) -> dict[str, 
     following["battle"] = battle
     frozen = Snapshot.from_dict(following)
     assert frozen.battle is not None
-    following["pending"] = plan_decision(frozen, frozen.battle, aggressor)
+    following["pending"] = plan_decision(frozen, frozen.battle, aggressor, ALLY_TRAITS)
     return following
 
 

@@ -21,6 +21,7 @@ from adjudicator.core.catalog import catalog
 from adjudicator.core.snapshot import Snapshot
 from adjudicator.core.vocabulary import ActionType, RulingStatus
 from adjudicator.rules.battle.plan_decision import plan_decision
+from adjudicator.rules.battle.plans import ALLY_TRAITS
 
 registers()
 
@@ -240,7 +241,7 @@ def unlocked_battles(draw: st.DrawFn) -> dict[str, Any]:
     unlocked = Snapshot.from_dict(raw)
     assert unlocked.battle is not None and unlocked.battle.defender == defender
     # the decision as the engine opens it: its limits are the ones the snapshot allows
-    raw["pending"] = plan_decision(unlocked, unlocked.battle, aggressor)
+    raw["pending"] = plan_decision(unlocked, unlocked.battle, aggressor, ALLY_TRAITS)
     return raw
 
 

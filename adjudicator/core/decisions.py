@@ -402,12 +402,14 @@ class TruthtranceAnswerDecision(DecisionRecord):
 @dataclass(frozen=True, slots=True)
 class BattleKaramaDecision(DecisionRecord):
     """A Karama window on `owner`'s `power` in this battle: the asked faction's Karama cards and the
-    factions still to ask."""
+    factions still to ask; on the later powers, the non-default reading of occupy-dialed-force-traits
+    their list was made under (`dialed_traits`), when it changes the list."""
 
     owner: str | None = None
     power: str | None = None
     responders: tuple[str, ...] = ()
     eligible: tuple[str, ...] = ()
+    dialed_traits: str | None = None
 
     TYPE: ClassVar[DecisionType] = DecisionType.BATTLE_KARAMA
     READ: ClassVar[Mapping[str, Any]] = {"responders": _strings, "eligible": _strings}

@@ -169,6 +169,7 @@ class Resolution(Record):
     withdrawing: str | None = None
     reinforcing: str | None = None
     retreat_left: int | None = None
+    dialed_traits: str | None = None
 
     READ: ClassVar[Mapping[str, Any]] = {
         "result": BattleResult,
@@ -194,6 +195,7 @@ class Resolution(Record):
         "withdrawing",
         "reinforcing",
         "retreat_left",
+        "dialed_traits",
     )
 
     def to_wire(self) -> dict[str, Any]:

@@ -18,6 +18,7 @@ from adjudicator.core.snapshot import Snapshot
 from adjudicator.core.tracing import Trace, rule
 from adjudicator.core.vocabulary import ActionType, DecisionType, FactionId
 from adjudicator.rules.battle.plan_decision import plan_decision
+from adjudicator.rules.battle.plans import TRAITS_QUESTION
 from adjudicator.rules.moritani.retention import held_karamas, reservation_violation, reserved_cards
 from adjudicator.rules.state import NextSnapshot
 
@@ -48,7 +49,8 @@ def _refreshed_decision(state: NextSnapshot, context: Context) -> dict[str, Any]
         # its limits count the decider's spice, which the cash-in may have raised
         following = state.as_snapshot()
         if following.battle is not None:
-            return plan_decision(following, following.battle, pending["player"])
+            traits = context.choice(TRAITS_QUESTION)
+            return plan_decision(following, following.battle, pending["player"], traits)
     if pending.get("type") in (DecisionType.DUKE_VIDAL_KARAMA.value, DecisionType.BATTLE_KARAMA.value):
         return {**pending, "eligible": held_karamas(state, pending["player"])}
     return dict(pending)

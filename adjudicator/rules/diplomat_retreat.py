@@ -24,7 +24,7 @@ from adjudicator.core.snapshot import Battle, Snapshot
 from adjudicator.core.tracing import rule
 from adjudicator.core.vocabulary import ActionType, FactionId
 from adjudicator.rules.battle.card_effects import dialed_sets, harass_in_effect
-from adjudicator.rules.battle.plans import dialed_forces_of
+from adjudicator.rules.battle.plans import ALLY_TRAITS, dialed_forces_of
 from adjudicator.rules.battle.sectors import battle_sectors
 from adjudicator.rules.skill_steps import leader_killed
 from adjudicator.rules.skills import battle_effect_applies, face_up_skills, selected_skill, skills_on
@@ -102,7 +102,7 @@ def retreat_moves(snapshot: Snapshot, battle: Battle, faction: str, most: int) -
     regular, elite = _own_forces(snapshot, battle, faction)
     # Ecaz fighting beside its ally under Occupy dials the ally's forces: none of its own were dialed
     dialed = (
-        dialed_sets(snapshot, battle, faction)
+        dialed_sets(snapshot, battle, faction, ALLY_TRAITS)  # its own forces: no reading changes them
         if dialed_forces_of(snapshot, battle, faction) == faction
         else [{"regular": 0, "elite": 0}]
     )

@@ -28,6 +28,7 @@ from adjudicator.core.snapshot import Decision, Snapshot
 from adjudicator.core.tracing import Trace, rule
 from adjudicator.core.vocabulary import ActionType, DecisionType, FactionId, Phase
 from adjudicator.rules.battle.plan_decision import plan_decision
+from adjudicator.rules.battle.plans import TRAITS_QUESTION
 from adjudicator.rules.moritani.retention import held_karamas
 from adjudicator.rules.state import NextSnapshot
 
@@ -116,12 +117,13 @@ def give(state: NextSnapshot, ally: str, amount: int) -> None:
     state.transfer_spice(EMPEROR, ally, amount, RULE, "the Emperor's gift to its ally")
 
 
-def _refreshed(state: NextSnapshot, resumed: dict[str, Any] | None) -> dict[str, Any] | None:
+def _refreshed(state: NextSnapshot, resumed: dict[str, Any] | None, context: Context) -> dict[str, Any] | None:
     """The decision the gift interrupted, a battle plan's limits counted again from the new spice."""
     if resumed is not None and resumed.get("type") == DecisionType.BATTLE_PLAN.value:
         following = state.as_snapshot()
         if following.battle is not None:
-            return plan_decision(following, following.battle, resumed["player"])
+            traits = context.choice(TRAITS_QUESTION)
+            return plan_decision(following, following.battle, resumed["player"], traits)
     return resumed
 
 
@@ -164,7 +166,7 @@ def give_spice(snapshot: Snapshot, action: Action, context: Context, trace: Trac
     pending = window
     if window is None:
         give(state, ally, amount)
-        pending = _refreshed(state, resumes)
+        pending = _refreshed(state, resumes, context)
     state.set_pending(pending)
     outcome = state.outcome({"gift": {"from": EMPEROR, "to": ally, "amount": amount, "given": window is None}})
     return resolved(outcome, pending, context.rulebook.options(state.as_snapshot()), trace, context)
@@ -220,7 +222,7 @@ def answer_gift_window(snapshot: Snapshot, action: Action, context: Context, tra
         summary = {"karama": {"passed": action.player, "power": GIFT_POWER}}
     else:
         give(state, ally, window.amount)
-        decision = _refreshed(state, resumes)
+        decision = _refreshed(state, resumes, context)
         summary = {"karama": {"passed": action.player, "stands": GIFT_POWER}}
     state.set_pending(decision)
     outcome = state.outcome(summary)

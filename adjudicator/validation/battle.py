@@ -32,10 +32,12 @@ from adjudicator.core.vocabulary import DecisionType, DukeStatus, FactionId, Ter
 from adjudicator.rules.auditor import PAYMENT_SCOPES, draw_cards, expected_audit
 from adjudicator.rules.battle.cache_cards import snapshot_playable
 from adjudicator.rules.battle.commands import ELEMENT_FIELDS, PRESCIENCE, VOICE, facing, voice_subjects
+from adjudicator.rules.battle.karama_window import listed_under
 from adjudicator.rules.battle.mentat_question import askers as mentat_askers
 from adjudicator.rules.battle.occupy import ecaz_presence
 from adjudicator.rules.battle.order import aggressor_of, battles_to_fight
 from adjudicator.rules.battle.plan_decision import limits as plan_limits
+from adjudicator.rules.battle.plans import dialed_forces_of
 from adjudicator.rules.battle.preconditions import STORM_QUESTION
 from adjudicator.rules.battle.sectors import battle_sectors as covered_sectors
 from adjudicator.rules.battle.sectors import combatant_sectors, contested_sides, sector_groups
@@ -54,6 +56,8 @@ from adjudicator.validation.custody import DUKE, controls_leader, in_tanks
 STORM_READINGS = ("no-battle", "battle-blind")
 # the readings of residual-poison-pool a pre-battle-cards window may have been opened with
 POOL_READINGS = ("own-leaders", "any-playable-leader")
+# the readings of occupy-dialed-force-traits a battle-plan decision may have been opened with
+TRAITS_READINGS = ("ally-traits", "ordinary-forces")
 
 # decisions open before a battle's plans are made
 BEFORE_PLANS = frozenset(
@@ -185,6 +189,7 @@ class BattleChecks(Checker):
                     )
             self.cyborgs_lost_record(resolution)
             self.face_dancer_reading_record(resolution)
+            self.dialed_traits_record(battle, resolution)
             self.retreat_left_record(battle, resolution)
             if resolution.steps and self.s.pending is None:
                 self.add(
@@ -464,6 +469,15 @@ class BattleChecks(Checker):
                 self.add("decision-mismatch", f"'owner' must be {record.player!r}, who used it", "pending", "owner")
             if decision.fields.get("owner") is not None and decision.player == decision.fields.get("owner"):
                 self.add("wrong-decider", "a Karama window never asks the power's user", "pending", "player")
+            traits = decision.fields.get("dialed_traits")
+            if traits is not None and (power is not None or listed_under(self.s, battle, str(traits)) is None):
+                # kept only on the window on the later powers, where that reading changes their list
+                self.add(
+                    "decision-mismatch",
+                    "'dialed_traits' is kept only where that reading changes the later powers listed",
+                    "pending",
+                    "dialed_traits",
+                )
         if expected is not None and decision.player != expected:
             self.add("wrong-decider", f"this decision is {expected}'s", "pending", "player")
         step = prelude_step_of(kind, decision.fields.get("power"))
@@ -634,7 +648,14 @@ class BattleChecks(Checker):
                 self.add("decision-mismatch", f"'{key}' must be {expected!r}", "pending", key)
         if opponent not in self.s.factions:
             return
-        dial_max, spice_max = plan_limits(self.s, battle, decision.player)
+        # the limits under one reading of occupy-dialed-force-traits, the default first
+        readings = [plan_limits(self.s, battle, decision.player, reading) for reading in TRAITS_READINGS]
+        matching = [
+            (dial, spice)
+            for dial, spice in readings
+            if record.dial_max in (None, dial) and record.spice_max in (None, spice)
+        ]
+        dial_max, spice_max = matching[0] if matching else readings[0]
         # no number in the message: both limits count the spice behind the decider's shield
         limits: tuple[tuple[str, int | float | None, int | float], ...] = (
             ("dial_max", record.dial_max, dial_max),
@@ -784,6 +805,22 @@ class BattleChecks(Checker):
                 "battle",
                 "resolution",
                 "face_dancer_reading",
+            )
+
+    def dialed_traits_record(self, battle: Battle, resolution: Resolution) -> None:
+        """`dialed_traits` is kept only while the battle-casualties step remains for a winner that is
+        Ecaz dialing its ally's forces under Occupy (question occupy-dialed-force-traits)."""
+        if resolution.dialed_traits is None:
+            return
+        winner = resolution.winner
+        dials_ally = winner is not None and dialed_forces_of(self.s, battle, winner) != winner
+        if not dials_ally or DecisionType.BATTLE_CASUALTIES not in resolution.steps:
+            self.add(
+                "record-out-of-step",
+                "dialed_traits is kept only while the casualties of Ecaz dialing its ally's forces are to be chosen",
+                "battle",
+                "resolution",
+                "dialed_traits",
             )
 
     def retreat_left_record(self, battle: Battle, resolution: Resolution) -> None:

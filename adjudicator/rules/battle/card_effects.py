@@ -16,7 +16,7 @@ from adjudicator.core.tracing import rule
 from adjudicator.core.vocabulary import BattleResult, FactionId
 from adjudicator.rules.battle.occupy import ECAZ, ROUNDING_QUESTION, occupy_added, occupy_partner
 from adjudicator.rules.battle.plan_cards import REINFORCEMENTS_COST, plan_slot_of, stone_burner_player
-from adjudicator.rules.battle.plans import dialed_forces_of, forces_in, strength_halves
+from adjudicator.rules.battle.plans import ALLY_TRAITS, TRAITS_QUESTION, dialed_forces, forces_in, strength_halves
 from adjudicator.rules.cards import HARASS_AND_WITHDRAW, MIRROR_WEAPON, REINFORCEMENTS, STONE_BURNER
 from adjudicator.rules.skills import face_up_skills, selected_skill, skills_on
 from adjudicator.rules.state import NextSnapshot
@@ -38,18 +38,23 @@ BURNER_CAUSE = "battle.card.stone-burner"
 QuoteLine = tuple[int, dict[str, Any]]
 
 
-def dialed_sets(snapshot: Snapshot, battle: Battle, faction: str) -> list[dict[str, int]]:
+def dialed_sets(snapshot: Snapshot, battle: Battle, faction: str, traits: str) -> list[dict[str, int]]:
     """The minimal (regular, elite) sets of a side's forces whose strength covers its dial (Basic: every
-    force counts 1; advanced: as it counted on the dial): the ways its dialed forces can be made up."""
+    force counts 1; advanced: as it counted on the dial, as occupy-dialed-force-traits reads when Ecaz
+    dialed its ally's forces): the ways its dialed forces can be made up."""
     plan = battle.plans[faction]
     if plan.dial_halves == 0:
         return [{"regular": 0, "elite": 0}]
     opponent = battle.defender if faction == battle.aggressor else battle.aggressor
-    owner = dialed_forces_of(snapshot, battle, faction)  # Ecaz under Occupy dials its ally's forces
-    forces = forces_in(snapshot, owner, battle.territory)
+    dialed = dialed_forces(snapshot, battle, faction, traits)  # Ecaz under Occupy dials its ally's forces
+    forces = forces_in(snapshot, dialed.owner, battle.territory)  # the forces lost, of either kind
+    ordinary = dialed.traits_of != dialed.owner  # counted as Ecaz's ordinary forces
 
     def strength(regular: int, elite: int) -> int:
-        return strength_halves(snapshot, owner, opponent, regular, elite, min(plan.spice, regular + elite))
+        support = min(plan.spice, regular + elite)
+        if ordinary:
+            return strength_halves(snapshot, dialed.traits_of, opponent, regular + elite, 0, support)
+        return strength_halves(snapshot, dialed.owner, opponent, regular, elite, support)
 
     if forces.elite == 0 or forces.regular == 0:
         # One kind of force: the fewest of them that cover the dial is the only way to make it up.
@@ -95,10 +100,9 @@ def stone_burner_kill_choice(choice: str) -> bool:
 
 
 @rule("battle.card.stone-burner-undialed")
-def undialed_forces(snapshot: Snapshot, battle: Battle, faction: str, choice: str) -> int:
-    owner = dialed_forces_of(snapshot, battle, faction)  # Ecaz under Occupy dials its ally's forces
-    total = forces_in(snapshot, owner, battle.territory).total
-    fewest = min(s["regular"] + s["elite"] for s in dialed_sets(snapshot, battle, faction))
+def undialed_forces(snapshot: Snapshot, battle: Battle, faction: str, choice: str, traits: str) -> int:
+    total = dialed_forces(snapshot, battle, faction, traits).forces.total  # Ecaz under Occupy: its ally's
+    fewest = min(s["regular"] + s["elite"] for s in dialed_sets(snapshot, battle, faction, traits))
     return total - fewest
 
 
@@ -107,7 +111,8 @@ def stone_burner_lines(
 ) -> list[QuoteLine]:
     """A side's total under a Stone Burner: its undialed forces (none left to count when its Harass and
     Withdraw takes them away first), Ecaz's forces beside them under Occupy; its leader counts 0."""
-    count = undialed_forces(snapshot, battle, faction, context.choice(UNDIALED_QUESTION))
+    traits = context.choice(TRAITS_QUESTION)
+    count = undialed_forces(snapshot, battle, faction, context.choice(UNDIALED_QUESTION), traits)
     rule_id = "battle.card.stone-burner-undialed"
     if harass_in_effect(battle, faction) and not harass_counted(context.choice(BURNER_HARASS_QUESTION)):
         count, rule_id = 0, "battle.card.stone-burner-harass-and-withdraw"
@@ -274,7 +279,8 @@ def harass_before_explosion(choice: str) -> bool:
 def withdraw(
     state: NextSnapshot, snapshot: Snapshot, battle: Battle, faction: str, sectors: frozenset[int] | None
 ) -> None:
-    (dialed,) = dialed_sets(snapshot, battle, faction)  # a choice left is the side's (withdrawal_chosen)
+    # Harass and Withdraw beside Occupy is not modelled (unmodelled_plan_cards): the side dials its own
+    (dialed,) = dialed_sets(snapshot, battle, faction, ALLY_TRAITS)  # a choice left is the side's
     withdraw_chosen(state, faction, battle.territory, sectors, dialed["regular"], dialed["elite"])
 
 
@@ -287,7 +293,7 @@ def withdraw_chosen(
 
 def withdrawal_options(snapshot: Snapshot, battle: Battle, faction: str) -> list[dict[str, int]]:
     """The ways a side playing Harass and Withdraw may have made up its dial: the forces that stay."""
-    return dialed_sets(snapshot, battle, faction)
+    return dialed_sets(snapshot, battle, faction, ALLY_TRAITS)  # its own forces: as in `withdraw`
 
 
 def withdrawal_chosen(snapshot: Snapshot, battle: Battle, faction: str) -> bool:

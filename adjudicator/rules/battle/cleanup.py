@@ -14,7 +14,7 @@ from adjudicator.core.rulings import answers, ruled
 from adjudicator.core.snapshot import Decision, Snapshot
 from adjudicator.core.tracing import Trace, rule
 from adjudicator.core.vocabulary import ActionType, DecisionType
-from adjudicator.rules.battle.outcome import WINNER_SLOTS, casualty_options, lose_dialed
+from adjudicator.rules.battle.outcome import WINNER_SLOTS, casualty_options, casualty_traits, lose_dialed
 from adjudicator.rules.battle.plans import dialed_forces_of
 from adjudicator.rules.battle.sectors import battle_sectors
 from adjudicator.rules.ixians import suboid_swap_offered
@@ -35,6 +35,8 @@ def choose_casualties(snapshot: Snapshot, action: Action, context: Context, trac
     elite_lost = lose_dialed(
         snapshot, state, action.player, territory, regular, elite, battle_sectors(snapshot), context
     )
+    if snapshot.battle.resolution is not None and snapshot.battle.resolution.dialed_traits is not None:
+        state.clear_resolution("dialed_traits")  # kept only while the casualties are to be chosen
     state.step_done()
     if suboid_swap_offered(state, owner, territory, elite_lost):
         state.update_resolution(cyborgs_lost=elite_lost)
@@ -69,7 +71,7 @@ def casualty_decision_options(snapshot: Snapshot, decision: Any) -> list[dict[st
     assert snapshot.battle is not None
     return [
         {"type": ActionType.CHOOSE_CASUALTIES.value, "player": decision.player, **option}
-        for option in casualty_options(snapshot, snapshot.battle, decision.player)
+        for option in casualty_options(snapshot, snapshot.battle, decision.player, casualty_traits(snapshot.battle))
     ]
 
 

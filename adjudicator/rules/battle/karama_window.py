@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from adjudicator.core.action import Action, Context
+from adjudicator.core.action import Action, Context, choice_of
 from adjudicator.core.decisions import BattleKaramaDecision, opened
 from adjudicator.core.results import Adjudication
 from adjudicator.core.rulebook import DecisionKind, RuleModule
@@ -24,6 +24,7 @@ from adjudicator.core.snapshot import Battle, Decision, KaramaUse, Snapshot
 from adjudicator.core.tracing import Trace, rule
 from adjudicator.core.vocabulary import ActionType, DecisionType
 from adjudicator.rules.battle.commands import PRESCIENCE, VOICE
+from adjudicator.rules.battle.plans import ALLY_TRAITS, TRAITS_QUESTION
 from adjudicator.rules.battle.powers import powers_in_battle
 from adjudicator.rules.battle.sectors import battle_sectors
 from adjudicator.rules.ghola import TLEILAXU, holds_gholas
@@ -39,11 +40,34 @@ def window_responders(storm_order: tuple[str, ...], users: set[str]) -> list[str
     return [f for f in storm_order if f not in users]
 
 
-def _asked(state: NextSnapshot, owner: str | None, power: str | None, responders: list[str]) -> dict[str, Any]:
+def _asked(
+    state: NextSnapshot, owner: str | None, power: str | None, responders: list[str], traits: str | None = None
+) -> dict[str, Any]:
     record = BattleKaramaDecision(
-        owner=owner, power=power, responders=tuple(responders[1:]), eligible=tuple(held_karamas(state, responders[0]))
+        owner=owner,
+        power=power,
+        responders=tuple(responders[1:]),
+        eligible=tuple(held_karamas(state, responders[0])),
+        dialed_traits=traits,
     )
-    return opened(responders[0], record)
+    decision = opened(responders[0], record)
+    if traits is None:
+        decision.pop("dialed_traits", None)  # kept only when it changes the list
+    return decision
+
+
+def listed_under(snapshot: Snapshot, battle: Battle, traits: str) -> str | None:
+    """The reading of occupy-dialed-force-traits a later-powers window keeps: `traits` when it lists
+    other powers than the default reading would, None otherwise."""
+    if traits == ALLY_TRAITS or powers_in_battle(snapshot, battle, traits) == powers_in_battle(
+        snapshot, battle, ALLY_TRAITS
+    ):
+        return None
+    return traits
+
+
+def window_traits(window: BattleKaramaDecision) -> str:
+    return window.dialed_traits or ALLY_TRAITS
 
 
 def open_power_window(state: NextSnapshot, owner: str, power: str) -> dict[str, Any] | None:
@@ -70,14 +94,16 @@ def later_powers_window(state: NextSnapshot) -> dict[str, Any] | None:
     snapshot = state.as_snapshot()
     battle = snapshot.battle
     assert battle is not None
-    powers = powers_in_battle(snapshot, battle)
+    traits = choice_of(state.readings, TRAITS_QUESTION)
+    powers = powers_in_battle(snapshot, battle, traits)
     if _holds_new_powers(snapshot, battle):
         no_field_or_ghola_power()  # neither is among the powers the window offers
     if not powers:
         return None
     owners = {owner for _, owner in powers}
     responders = window_responders(state.storm_order, owners if len(owners) == 1 else set())
-    return _asked(state, None, None, responders) if responders else None
+    kept = listed_under(snapshot, battle, traits)
+    return _asked(state, None, None, responders, kept) if responders else None
 
 
 def window_options(snapshot: Snapshot, decision: Decision) -> list[dict[str, Any]]:
@@ -89,7 +115,8 @@ def window_options(snapshot: Snapshot, decision: Decision) -> list[dict[str, Any
             {"type": ActionType.KARAMA_CANCEL.value, "player": player, "card": card} for card in window.eligible
         ]
     elif snapshot.battle is not None:
-        targets = [(p.value, owner) for p, owner in powers_in_battle(snapshot, snapshot.battle) if owner != player]
+        listed = powers_in_battle(snapshot, snapshot.battle, window_traits(window))
+        targets = [(p.value, owner) for p, owner in listed if owner != player]
         options += [
             {"type": ActionType.KARAMA_CANCEL.value, "player": player, "card": card, "power": power, "target": target}
             for card in window.eligible
@@ -135,9 +162,11 @@ def answer_window(snapshot: Snapshot, action: Action, context: Context, trace: T
         if window.power is None:
             following = state.as_snapshot()
             assert following.battle is not None
-            if powers_in_battle(following, following.battle):
+            traits = window_traits(window)
+            if powers_in_battle(following, following.battle, traits):
                 # the other powers still listed: the canceller may stop another, then the rest are asked
-                decision = _asked(state, None, None, window_goes_on(action.player, window.responders))
+                responders = window_goes_on(action.player, window.responders)
+                decision = _asked(state, None, None, responders, listed_under(following, following.battle, traits))
                 state.set_pending(decision)
                 following = state.as_snapshot()
                 outcome = state.outcome(summary)
@@ -147,7 +176,7 @@ def answer_window(snapshot: Snapshot, action: Action, context: Context, trace: T
     responders = list(window.responders)
     if responders:
         window_responders(tuple([action.player, *responders]), set())  # the window's order asks the next
-        decision = _asked(state, window.owner, window.power, responders)
+        decision = _asked(state, window.owner, window.power, responders, window.dialed_traits)
         state.set_pending(decision)
         following = state.as_snapshot()
         outcome = state.outcome({"karama": {"passed": action.player, "power": window.power}})

@@ -24,7 +24,7 @@ from adjudicator.core.rulings import answers, ruled
 from adjudicator.core.snapshot import Battle, Decision, Snapshot
 from adjudicator.core.tracing import Trace, rule
 from adjudicator.core.vocabulary import ActionType, BattlePower, DecisionType, FactionId
-from adjudicator.rules.battle.plans import forces_in
+from adjudicator.rules.battle.plans import ALLY_TRAITS, ORDINARY_FORCES, TRAITS_QUESTION, forces_in
 from adjudicator.rules.battle.sectors import battle_sectors
 from adjudicator.rules.state import NextSnapshot, finish
 
@@ -195,6 +195,6 @@ DECLARED = RuleModule(
         AGGRESSOR_QUESTION: ("fighter-storm-order", "fighter-takes-role"),
         ROUNDING_QUESTION: ("add-up-keep-down", "add-up-keep-up", "add-down-keep-up"),
         TRAITOR_WIN_QUESTION: ("ecaz-keeps-all", "half-stays"),
-        "occupy-dialed-force-traits": ("ally-traits",),
+        TRAITS_QUESTION: (ALLY_TRAITS, ORDINARY_FORCES),
     },
 )

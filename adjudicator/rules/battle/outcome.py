@@ -34,7 +34,7 @@ from adjudicator.rules.battle.card_effects import (
 )
 from adjudicator.rules.battle.choam_share import CHOAM, SupportPayment, choam_portions, choam_share_in_play
 from adjudicator.rules.battle.occupy import occupy_partner, occupy_side_loses, occupy_winner_losses
-from adjudicator.rules.battle.plans import dialed_forces_of, forces_in
+from adjudicator.rules.battle.plans import ALLY_TRAITS, TRAITS_QUESTION, dialed_forces, dialed_forces_of, forces_in
 from adjudicator.rules.battle.resolution import Resolution, Side, _leader_strength, _survives
 from adjudicator.rules.battle.sectors import battle_sectors, loser_loss_sectors
 from adjudicator.rules.cards import REINFORCEMENTS, can_retain_battle_card
@@ -159,15 +159,23 @@ def survivors_fought(state: NextSnapshot, leader_ids: list[str], territory: str)
         state.leader_fought(leader_id, territory)
 
 
-def casualty_options(snapshot: Snapshot, battle: Battle, winner: str) -> list[dict[str, int]]:
+def casualty_options(snapshot: Snapshot, battle: Battle, winner: str, traits: str) -> list[dict[str, int]]:
     """Ways the winner can lose the forces it dialed: minimal (regular, elite) sets whose strength covers
-    the dial (Basic: every force counts 1; advanced: as it counted on the dial)."""
-    owner = dialed_forces_of(snapshot, battle, winner)
-    forces = forces_in(snapshot, owner, battle.territory)
+    the dial (Basic: every force counts 1; advanced: as it counted on the dial, the dialed forces
+    counted as occupy-dialed-force-traits reads)."""
+    dialed = dialed_forces(snapshot, battle, winner, traits)
+    forces = forces_in(snapshot, dialed.owner, battle.territory)
     mixed = forces.elite and forces.regular and battle.plans[winner].dial_halves
-    if mixed and owner == FactionId.IXIANS.value:
+    if mixed and dialed.traits_of == FactionId.IXIANS.value:
         cyborgs_lost_as_dialed()
-    return dialed_sets(snapshot, battle, winner)
+    return dialed_sets(snapshot, battle, winner, traits)
+
+
+def casualty_traits(battle: Battle) -> str:
+    """The reading of occupy-dialed-force-traits the winner's casualties were counted under, as the
+    resolution keeps it (`dialed_traits`; the default when it keeps none)."""
+    kept = None if battle.resolution is None else battle.resolution.dialed_traits
+    return kept or ALLY_TRAITS
 
 
 @rule("battle.losses.cyborgs-as-dialed")
@@ -398,6 +406,7 @@ def apply_resolution(
 
     needed: set[str] = set()  # the cleanup steps with a choice; they open in the declared order
     cyborgs_lost = 0  # kept for the Ixian winner's Suboid swap
+    kept_traits: str | None = None  # a non-default reading the winner's casualty decision rests on
     sandmaster: SandmasterRecord | None = None
     rihani: RihaniRecord | None = None
     if audit_step(state, battle, any(leader == AUDITOR for leader, _, _ in killed), context):
@@ -430,7 +439,8 @@ def apply_resolution(
                 rule_id = "skills.planetologist.discard" if green else "battle.cards.winner-may-keep"
                 state.discard_from_plan(res.winner, slot, rule_id)
         if res.result is BattleResult.DECIDED and res.winner != withdrawing:
-            options = casualty_options(snapshot, battle, res.winner)
+            traits = context.choice(TRAITS_QUESTION)
+            options = casualty_options(snapshot, battle, res.winner, traits)
             if len(options) == 1:
                 loss = options[0]
                 owner = dialed_forces_of(snapshot, battle, res.winner)
@@ -442,6 +452,8 @@ def apply_resolution(
                     needed.add(DecisionType.SUBOID_SWAP.value)
             else:
                 needed.add(DecisionType.BATTLE_CASUALTIES.value)
+                dialed = dialed_forces(snapshot, battle, res.winner, traits)
+                kept_traits = traits if dialed.traits_of != dialed.owner else None
             occupy_winner_losses(state, snapshot, battle, res.winner, context)
         if special_karama_step(snapshot, state, res.winner, res.loser):
             needed.add(DecisionType.MORITANI_SPECIAL_KARAMA.value)
@@ -559,6 +571,8 @@ def apply_resolution(
         reinforcing=reinforcing,
         retreat_left=retreat_left,
     )
+    if kept_traits is not None:  # the casualty options follow it, whatever a later request reads
+        state.update_resolution(dialed_traits=kept_traits)
     # the Face Dancer question reads the resolution just recorded (whether other steps precede it)
     if face_dancer_step(state):
         state.schedule_step(DecisionType.FACE_DANCER_REVEAL.value)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
-from adjudicator.core.action import Action, Context
+from adjudicator.core.action import Action, Context, choice_of
 from adjudicator.core.catalog import catalog
 from adjudicator.core.decisions import BattlePlanDecision, opened
 from adjudicator.core.results import Adjudication, Violation
@@ -25,16 +25,17 @@ from adjudicator.rules.battle.atreides_karama import plan_locked, planning_order
 from adjudicator.rules.battle.ecaz_karama import timing_violation
 from adjudicator.rules.battle.plans import (
     ALLY_SUPPORT_QUESTION,
+    TRAITS_QUESTION,
     ally_may_pay,
     ally_support_violations,
     binding_answer,
     dial_reach,
-    dialed_forces_of,
+    dialed_forces,
     dialed_support_limit,
-    forces_in,
     least_support,
     plan_combinations,
     plan_problems,
+    traits_for_options,
 )
 from adjudicator.rules.secrecy import spice_hidden
 from adjudicator.rules.state import NextSnapshot
@@ -46,35 +47,35 @@ def _opponent(battle: Battle, faction: str) -> str:
     return battle.defender if faction == battle.aggressor else battle.aggressor
 
 
-def limits(snapshot: Snapshot, battle: Battle, faction: str) -> tuple[int | float, int]:
-    """The highest dial (with the most support it can pay) and the most support spice; under a
-    disclosed dial, that dial (as it binds now)."""
-    most, support = dial_reach(snapshot, battle, faction)
-    answer = binding_answer(snapshot, battle, faction)
+def limits(snapshot: Snapshot, battle: Battle, faction: str, traits: str) -> tuple[int | float, int]:
+    """The highest dial (with the most support it can pay) and the most support spice, the dialed forces
+    counted as occupy-dialed-force-traits reads (`traits`); under a disclosed dial, that dial (as it
+    binds now)."""
+    most, support = dial_reach(snapshot, battle, faction, traits)
+    answer = binding_answer(snapshot, battle, faction, traits)
     if answer is not None and "dial" in answer:
         # a disclosed dial is the only one, with the most support that dial holds (or the support
         # disclosed with it)
         halves = round(float(answer["dial"]) * 2)
         if "spice" in answer:
             return halves_to_number(halves), int(answer["spice"])
-        owner = dialed_forces_of(snapshot, battle, faction)
-        forces = forces_in(snapshot, owner, battle.territory)
-        held = dialed_support_limit(snapshot, owner, _opponent(battle, faction), forces, halves)
+        dialed = dialed_forces(snapshot, battle, faction, traits)
+        held = dialed_support_limit(snapshot, dialed.traits_of, _opponent(battle, faction), dialed.forces, halves)
         return halves_to_number(halves), min(support, held)
     return halves_to_number(most), support
 
 
 @rule("battle.plan.options")
-def legal_plans(snapshot: Snapshot, battle: Battle, faction: str) -> list[dict[str, Any]]:
+def legal_plans(snapshot: Snapshot, battle: Battle, faction: str, traits: str) -> list[dict[str, Any]]:
     token = snapshot.factions[faction].kwisatz_haderach
     kh_choices = [False, True] if faction == FactionId.ATREIDES and token is not None else [False]
-    dial_halves, spice = bound_dial(snapshot, battle, faction)
+    dial_halves, spice = bound_dial(snapshot, battle, faction, traits)
     options = []
     for (leader, hero, weapon, defense), kh in itertools.product(
         plan_combinations(snapshot, battle, faction), kh_choices
     ):
         plan = Plan(leader, hero, dial_halves, weapon, defense, spice, kh)
-        if plan_problems(snapshot, battle, faction, plan):
+        if plan_problems(snapshot, battle, faction, plan, traits):
             continue
         options.append(
             {
@@ -92,27 +93,27 @@ def legal_plans(snapshot: Snapshot, battle: Battle, faction: str) -> list[dict[s
     return options
 
 
-def bound_dial(snapshot: Snapshot, battle: Battle, faction: str) -> tuple[int, int]:
+def bound_dial(snapshot: Snapshot, battle: Battle, faction: str, traits: str) -> tuple[int, int]:
     """The dial (in halves) and least support the options carry: 0 and 0, or the dial a Prescience
     answer binds."""
-    answer = binding_answer(snapshot, battle, faction)
+    answer = binding_answer(snapshot, battle, faction, traits)
     if answer is None or "dial" not in answer:
         return 0, 0
     halves = round(float(answer["dial"]) * 2)
     if "spice" in answer:
         return halves, int(answer["spice"])
-    return halves, least_support(snapshot, battle, faction, halves) or 0
+    return halves, least_support(snapshot, battle, faction, halves, traits) or 0
 
 
 def plan_options(snapshot: Snapshot, decision: Decision) -> list[dict[str, Any]]:
     battle = snapshot.battle
     if battle is None or decision.player is None:
         return []
-    return legal_plans(snapshot, battle, decision.player)
+    return legal_plans(snapshot, battle, decision.player, traits_for_options(battle))
 
 
-def plan_decision(snapshot: Snapshot, battle: Battle, faction: str) -> dict[str, Any]:
-    dial_max, spice_max = limits(snapshot, battle, faction)
+def plan_decision(snapshot: Snapshot, battle: Battle, faction: str, traits: str) -> dict[str, Any]:
+    dial_max, spice_max = limits(snapshot, battle, faction, traits)
     opponent = _opponent(battle, faction)
     record = BattlePlanDecision(territory=battle.territory, opponent=opponent, dial_max=dial_max, spice_max=spice_max)
     return opened(faction, record)
@@ -125,7 +126,7 @@ def plan_step(state: NextSnapshot) -> dict[str, Any] | None:
     assert battle is not None
     for side in planning_order(battle):
         if side not in battle.plans:
-            return plan_decision(snapshot, battle, side)
+            return plan_decision(snapshot, battle, side, choice_of(state.readings, TRAITS_QUESTION))
     return None
 
 
@@ -195,7 +196,7 @@ def lock_battle_plan(snapshot: Snapshot, action: Action, context: Context, trace
     if not problems:
         problems = [
             Violation(v.code, v.message, v.path.replace(f"/snapshot/battle/plans/{faction}", "/action"), v.rule)
-            for v in plan_problems(snapshot, battle, faction, plan)
+            for v in plan_problems(snapshot, battle, faction, plan, context.choice(TRAITS_QUESTION))
             + _ally_share_problems(snapshot, faction, plan, context)
         ]
     if problems:
@@ -210,9 +211,10 @@ def lock_battle_plan(snapshot: Snapshot, action: Action, context: Context, trace
         decision: dict[str, Any] | None = None
         options: list[dict[str, Any]] = []
     else:
-        decision = plan_decision(state.as_snapshot(), battle, opponent)
+        traits = context.choice(TRAITS_QUESTION)
+        decision = plan_decision(state.as_snapshot(), battle, opponent, traits)
         state.set_pending(decision)
-        options = legal_plans(state.as_snapshot(), battle, opponent)
+        options = legal_plans(state.as_snapshot(), battle, opponent, traits)
     outcome = state.outcome({"battle": {"plan_locked": faction, "revealed": decision is None}})
     return resolved(outcome, decision, options, trace, context)
 

@@ -67,11 +67,6 @@ class Forces:
         return self.regular + self.elite
 
 
-def supportable_forces(snapshot: Snapshot, faction: str, territory: str) -> int:
-    forces = forces_in(snapshot, faction, territory)
-    return forces.elite if faction == FactionId.IXIANS else forces.total
-
-
 def forces_in(snapshot: Snapshot, faction: str, territory: str) -> Forces:
     """A faction's forces in the territory; in the battle's territory, only those in the sectors the
     battle covers (forces on the other side of the storm do not battle)."""
@@ -113,6 +108,47 @@ def dialed_forces_of(snapshot: Snapshot, battle: Battle, faction: str) -> str:
 @rule("ecaz.occupy.ecaz-fights-dial")
 def ecaz_dials_ally_forces(ally: str) -> str:
     return ally
+
+
+TRAITS_QUESTION = "occupy-dialed-force-traits"
+ALLY_TRAITS = "ally-traits"
+ORDINARY_FORCES = "ordinary-forces"
+
+
+@dataclass(frozen=True, slots=True)
+class Dialed:
+    """The forces a side's plan dials: whose they are, whose force traits they count with, and how many."""
+
+    owner: str
+    traits_of: str
+    forces: Forces
+
+
+def dialed_forces(snapshot: Snapshot, battle: Battle, faction: str, traits: str) -> Dialed:
+    """The forces this side dials, as question occupy-dialed-force-traits (`traits`) reads when Ecaz
+    dials its ally's forces under Occupy: with the ally's traits, or as Ecaz's own ordinary forces."""
+    owner = dialed_forces_of(snapshot, battle, faction)
+    forces = forces_in(snapshot, owner, battle.territory)
+    if owner != faction and traits == ORDINARY_FORCES:
+        return ordinary_dialed_forces(owner, faction, forces)
+    return Dialed(owner, owner, forces)
+
+
+def ordinary_dialed_forces(owner: str, faction: str, forces: Forces) -> Dialed:
+    return Dialed(owner, faction, Forces(forces.total, 0))
+
+
+def traits_for_options(battle: Battle) -> str:
+    """The reading of occupy-dialed-force-traits that a plan's options rest on: only a Prescience dial
+    answer makes them depend on it, and the Prescience records the reading it was asked under."""
+    if battle.prescience is None:
+        return ALLY_TRAITS
+    return battle.prescience.readings.get(TRAITS_QUESTION, ALLY_TRAITS)
+
+
+def supportable(dialed: Dialed) -> int:
+    """How many of the dialed forces spice can support (Suboids never)."""
+    return dialed.forces.elite if dialed.traits_of == FactionId.IXIANS else dialed.forces.total
 
 
 def _plan_path(faction: str, field: str | None = None) -> str:
@@ -363,12 +399,12 @@ def card_slot_violations(faction: str, plan: Plan, green_weapon: bool = False) -
 
 
 @rule("battle.plan.dial")
-def dial_violations(snapshot: Snapshot, battle: Battle, faction: str, plan: Plan) -> list[Violation]:
+def dial_violations(snapshot: Snapshot, battle: Battle, faction: str, plan: Plan, traits: str) -> list[Violation]:
     rule_id = "battle.plan.dial"
     found: list[Violation] = []
     opponent = battle.defender if faction == battle.aggressor else battle.aggressor
-    owner = dialed_forces_of(snapshot, battle, faction)
-    forces = forces_in(snapshot, owner, battle.territory)
+    dialed = dialed_forces(snapshot, battle, faction, traits)
+    owner, forces = dialed.owner, dialed.forces
     on_token = fights_on_no_field(snapshot, battle, faction, battle_sectors(snapshot))
     if forces.total == 0 and not on_token:
         found.append(
@@ -386,7 +422,7 @@ def dial_violations(snapshot: Snapshot, battle: Battle, faction: str, plan: Plan
                 rule_id,
             )
         )
-    most = strength_halves(snapshot, owner, opponent, forces.regular, forces.elite, plan.spice)
+    most = strength_halves(snapshot, dialed.traits_of, opponent, forces.regular, forces.elite, plan.spice)
     if plan.dial_halves > most:
         found.append(
             Violation(
@@ -400,7 +436,7 @@ def dial_violations(snapshot: Snapshot, battle: Battle, faction: str, plan: Plan
 
 
 @rule("battle.plan.support-spice")
-def support_violations(snapshot: Snapshot, battle: Battle, faction: str, plan: Plan) -> list[Violation]:
+def support_violations(snapshot: Snapshot, battle: Battle, faction: str, plan: Plan, traits: str) -> list[Violation]:
     rule_id = "battle.plan.support-spice"
     if plan.spice == 0:
         return []
@@ -426,15 +462,12 @@ def support_violations(snapshot: Snapshot, battle: Battle, faction: str, plan: P
                 rule_id,
             )
         )
-    owner = dialed_forces_of(snapshot, battle, faction)
-    forces = forces_in(snapshot, owner, battle.territory)
-    supportable = forces.elite if owner == FactionId.IXIANS else forces.total  # Suboids take no support
-    if plan.spice > supportable:
+    if plan.spice > supportable(dialed_forces(snapshot, battle, faction, traits)):  # Suboids take no support
         found.append(
             Violation("support-exceeds-forces", "one spice supports one force", _plan_path(faction, "spice"), rule_id)
         )
     else:
-        found += support_within_dial(snapshot, battle, faction, plan)
+        found += support_within_dial(snapshot, battle, faction, plan, traits)
     return found
 
 
@@ -521,11 +554,10 @@ def dialed_support_limit(snapshot: Snapshot, faction: str, opponent: str, forces
 
 
 @rule("battle.plan.support-within-dial")
-def support_within_dial(snapshot: Snapshot, battle: Battle, faction: str, plan: Plan) -> list[Violation]:
+def support_within_dial(snapshot: Snapshot, battle: Battle, faction: str, plan: Plan, traits: str) -> list[Violation]:
     opponent = battle.defender if faction == battle.aggressor else battle.aggressor
-    owner = dialed_forces_of(snapshot, battle, faction)
-    forces = forces_in(snapshot, owner, battle.territory)
-    most = dialed_support_limit(snapshot, owner, opponent, forces, plan.dial_halves)
+    dialed = dialed_forces(snapshot, battle, faction, traits)
+    most = dialed_support_limit(snapshot, dialed.traits_of, opponent, dialed.forces, plan.dial_halves)
     if plan.spice <= most:
         return []
     return [
@@ -677,7 +709,8 @@ def candidate_plans(snapshot: Snapshot, battle: Battle, faction: str) -> tuple[P
         plans = []
         for leader, hero, weapon, defense in plan_combinations(snapshot, battle, faction):
             plan = Plan(leader, hero, 0, weapon, defense, 0, False)
-            if not plan_problems(snapshot, battle, faction, plan, bound=False):
+            # at dial 0 with no support, no reading of occupy-dialed-force-traits finds a problem
+            if not plan_problems(snapshot, battle, faction, plan, ALLY_TRAITS, bound=False):
                 plans.append(plan)
         found = snapshot.memo[key] = tuple(plans)
     return found
@@ -726,21 +759,20 @@ def voice_cannot_comply() -> None:
 UNREACHABLE_QUESTION = "prescience-answer-unreachable"
 
 
-def dial_reach(snapshot: Snapshot, battle: Battle, faction: str) -> tuple[int, int]:
+def dial_reach(snapshot: Snapshot, battle: Battle, faction: str, traits: str) -> tuple[int, int]:
     """The highest dial this side's forces give now, in half-points (whole numbers in the basic game),
     with the most support spice it can pay."""
-    owner = dialed_forces_of(snapshot, battle, faction)
-    forces = forces_in(snapshot, owner, battle.territory)
-    supportable = supportable_forces(snapshot, owner, battle.territory)
-    support = min(snapshot.factions[faction].spice, supportable) if snapshot.ruleset.advanced else 0
+    dialed = dialed_forces(snapshot, battle, faction, traits)
+    forces = dialed.forces
+    support = min(snapshot.factions[faction].spice, supportable(dialed)) if snapshot.ruleset.advanced else 0
     opponent = battle.defender if faction == battle.aggressor else battle.aggressor
-    most = strength_halves(snapshot, owner, opponent, forces.regular, forces.elite, support)
+    most = strength_halves(snapshot, dialed.traits_of, opponent, forces.regular, forces.elite, support)
     if not snapshot.ruleset.advanced:
         most -= most % 2  # the basic dial holds whole numbers: a Suboid's odd half cannot be dialed
     return most, support
 
 
-def binding_answer(snapshot: Snapshot, battle: Battle, faction: str) -> Mapping[str, Any] | None:
+def binding_answer(snapshot: Snapshot, battle: Battle, faction: str, traits: str) -> Mapping[str, Any] | None:
     """The Prescience answer as it binds the plan now: a disclosed dial (or dial and support) that the
     side's forces can no longer reach, because a Karama cancelled a power after the answer, follows
     question prescience-answer-unreachable."""
@@ -749,7 +781,7 @@ def binding_answer(snapshot: Snapshot, battle: Battle, faction: str) -> Mapping[
         return answer
     halves = round(float(answer["dial"]) * 2)
     spice = None if answer.get("spice") is None else int(answer["spice"])
-    pairs = reachable_dials(snapshot, battle, faction, halves)
+    pairs = reachable_dials(snapshot, battle, faction, halves, traits)
     if any(dial == halves and (spice is None or paid == spice) for dial, paid in pairs):
         return answer
     assert battle.prescience is not None
@@ -759,27 +791,29 @@ def binding_answer(snapshot: Snapshot, battle: Battle, faction: str) -> Mapping[
     return unreachable_answer(answer, choice, top, closest)
 
 
-def reachable_dials(snapshot: Snapshot, battle: Battle, faction: str, up_to: int) -> list[tuple[int, int]]:
+def reachable_dials(snapshot: Snapshot, battle: Battle, faction: str, up_to: int, traits: str) -> list[tuple[int, int]]:
     """Every (dial in half-points, support spice) this side can lock now, dials up to `up_to`
-    (remembered per snapshot)."""
-    key = ("reachable-dials", faction, up_to)
+    (remembered per snapshot and reading)."""
+    key = ("reachable-dials", faction, up_to, traits)
     found: list[tuple[int, int]] | None = snapshot.memo.get(key)
     if found is None:
-        found = snapshot.memo[key] = _reachable_dials(snapshot, battle, faction, up_to)
+        found = snapshot.memo[key] = _reachable_dials(snapshot, battle, faction, up_to, traits)
     return found
 
 
-def _reachable_dials(snapshot: Snapshot, battle: Battle, faction: str, up_to: int) -> list[tuple[int, int]]:
+def _reachable_dials(
+    snapshot: Snapshot, battle: Battle, faction: str, up_to: int, traits: str
+) -> list[tuple[int, int]]:
     opponent = battle.defender if faction == battle.aggressor else battle.aggressor
-    owner = dialed_forces_of(snapshot, battle, faction)
-    forces = forces_in(snapshot, owner, battle.territory)
-    _, support = dial_reach(snapshot, battle, faction)
+    dialed = dialed_forces(snapshot, battle, faction, traits)
+    worth, forces = dialed.traits_of, dialed.forces
+    _, support = dial_reach(snapshot, battle, faction, traits)
     step = 1 if snapshot.ruleset.advanced else 2
     pairs = []
     for dial in range(0, up_to + 1, step):
-        held = dialed_support_limit(snapshot, owner, opponent, forces, dial)
+        held = dialed_support_limit(snapshot, worth, opponent, forces, dial)
         for paid in range(0, min(support, held) + 1):
-            if strength_halves(snapshot, owner, opponent, forces.regular, forces.elite, paid) >= dial:
+            if strength_halves(snapshot, worth, opponent, forces.regular, forces.elite, paid) >= dial:
                 pairs.append((dial, paid))
     return pairs
 
@@ -819,8 +853,8 @@ def truthtrance_violations(
 
 
 @rule("battle.prescience.binds")
-def prescience_violations(snapshot: Snapshot, battle: Battle, faction: str, plan: Plan) -> list[Violation]:
-    answer = binding_answer(snapshot, battle, faction)
+def prescience_violations(snapshot: Snapshot, battle: Battle, faction: str, plan: Plan, traits: str) -> list[Violation]:
+    answer = binding_answer(snapshot, battle, faction, traits)
     if not answer:
         return []
     return [
@@ -835,11 +869,19 @@ def prescience_violations(snapshot: Snapshot, battle: Battle, faction: str, plan
 
 
 def plan_problems(
-    snapshot: Snapshot, battle: Battle, faction: str, plan: Plan, *, bound: bool = True, hand_known: bool = True
+    snapshot: Snapshot,
+    battle: Battle,
+    faction: str,
+    plan: Plan,
+    traits: str,
+    *,
+    bound: bool = True,
+    hand_known: bool = True,
 ) -> list[Violation]:
-    """Every rule a single plan breaks (the same checks a locked plan goes through); `bound=False`
-    leaves out what the Voice and Prescience bind, `hand_known=False` the checks that read the side's
-    hand (a viewer's re-check of another side's locked plan)."""
+    """Every rule a single plan breaks (the same checks a locked plan goes through), the dialed forces
+    counted as occupy-dialed-force-traits reads (`traits`); `bound=False` leaves out what the Voice and
+    Prescience bind, `hand_known=False` the checks that read the side's hand (a viewer's re-check of
+    another side's locked plan)."""
     found = leader_violations(snapshot, battle, faction, plan, hand_known)
     if skill_card_face_up(snapshot, plan.leader):
         found += face_up_skill_violations(snapshot, faction, plan)
@@ -856,48 +898,47 @@ def plan_problems(
         found += plan_karama_problems(snapshot, faction, plan, hand_known)
     if plan.weapon is not None or plan.defense is not None:
         found += in_place_card_violations(snapshot, battle, faction, plan)
-    found += dial_violations(snapshot, battle, faction, plan)
+    found += dial_violations(snapshot, battle, faction, plan, traits)
     if plan.spice:
-        found += support_violations(snapshot, battle, faction, plan)
+        found += support_violations(snapshot, battle, faction, plan, traits)
     if plan.kwisatz_haderach:
         found += kwisatz_haderach_violations(snapshot, battle, faction, plan)
     if bound and battle.voice is not None:
         found += voice_violations(snapshot, battle, faction, plan, hand_known)
     if bound and battle.prescience is not None:
-        found += prescience_violations(snapshot, battle, faction, plan)
+        found += prescience_violations(snapshot, battle, faction, plan, traits)
     if bound and battle.truthtrance:
         found += truthtrance_violations(snapshot, battle, faction, plan, hand_known)
     return found
 
 
-def support_held(snapshot: Snapshot, battle: Battle, faction: str, dial_halves: int) -> int:
+def support_held(snapshot: Snapshot, battle: Battle, faction: str, dial_halves: int, traits: str) -> int:
     """The most support spice this dial holds (spice supports only dialed forces)."""
     opponent = battle.defender if faction == battle.aggressor else battle.aggressor
-    owner = dialed_forces_of(snapshot, battle, faction)
-    forces = forces_in(snapshot, owner, battle.territory)
-    return dialed_support_limit(snapshot, owner, opponent, forces, dial_halves)
+    dialed = dialed_forces(snapshot, battle, faction, traits)
+    return dialed_support_limit(snapshot, dialed.traits_of, opponent, dialed.forces, dial_halves)
 
 
-def least_support(snapshot: Snapshot, battle: Battle, faction: str, dial_halves: int) -> int | None:
+def least_support(snapshot: Snapshot, battle: Battle, faction: str, dial_halves: int, traits: str) -> int | None:
     """The least support spice with which this dial is within the side's strength (None: no support
     it can pay reaches it)."""
     opponent = battle.defender if faction == battle.aggressor else battle.aggressor
-    owner = dialed_forces_of(snapshot, battle, faction)
-    forces = forces_in(snapshot, owner, battle.territory)
-    most = min(snapshot.factions[faction].spice, supportable_forces(snapshot, owner, battle.territory))
+    dialed = dialed_forces(snapshot, battle, faction, traits)
+    forces = dialed.forces
+    most = min(snapshot.factions[faction].spice, supportable(dialed))
     for spice in range(0, (most if snapshot.ruleset.advanced else 0) + 1):
-        if strength_halves(snapshot, owner, opponent, forces.regular, forces.elite, spice) >= dial_halves:
+        if strength_halves(snapshot, dialed.traits_of, opponent, forces.regular, forces.elite, spice) >= dial_halves:
             return spice
     return None
 
 
-def plan_violations(snapshot: Snapshot, battle: Battle, viewer: str | None = None) -> list[Violation]:
+def plan_violations(snapshot: Snapshot, battle: Battle, traits: str, viewer: str | None = None) -> list[Violation]:
     """Every problem with the locked plans, in plan order (aggressor first); under a viewer, another
     side's plan without the checks that read its hand."""
     found: list[Violation] = []
     for faction in (battle.aggressor, battle.defender):
         known = hand_read_by(faction, viewer)
-        found += plan_problems(snapshot, battle, faction, battle.plans[faction], hand_known=known)
+        found += plan_problems(snapshot, battle, faction, battle.plans[faction], traits, hand_known=known)
     if battle.traitor_calls:
         found += traitor_call_violations(snapshot, battle)
     if battle.poison_tooth_withheld:

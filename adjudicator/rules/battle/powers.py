@@ -15,7 +15,7 @@ from adjudicator.core.snapshot import Battle, Snapshot
 from adjudicator.core.vocabulary import BattlePower, FactionId, LeaderStatus
 from adjudicator.rules.battle.choam_share import choam_share_in_play
 from adjudicator.rules.battle.occupy import ecaz_presence
-from adjudicator.rules.battle.plans import dialed_forces_of, forces_in
+from adjudicator.rules.battle.plans import dialed_forces
 
 __all__ = ["BattlePower", "powers_in_battle"]
 
@@ -32,14 +32,15 @@ def auditor_may_fight(snapshot: Snapshot, choam: str, territory: str) -> bool:
     )
 
 
-def powers_in_battle(snapshot: Snapshot, battle: Battle) -> list[tuple[BattlePower, str]]:
+def powers_in_battle(snapshot: Snapshot, battle: Battle, traits: str) -> list[tuple[BattlePower, str]]:
     """The powers after the Voice and Prescience that may act in this battle, with whose they are,
-    in a fixed order; those already cancelled are left out."""
+    in a fixed order; those already cancelled are left out. Forces Ecaz dials as ordinary forces (as
+    occupy-dialed-force-traits reads, `traits`) bring no power of their owner's."""
     found: list[tuple[BattlePower, str]] = []
     advanced = snapshot.ruleset.advanced
     for side in (battle.aggressor, battle.defender):
-        owner = dialed_forces_of(snapshot, battle, side)  # Ecaz's ally's forces, when Ecaz fights with them
-        forces = forces_in(snapshot, owner, battle.territory)
+        dialed = dialed_forces(snapshot, battle, side, traits)  # Ecaz's ally's, when Ecaz fights with them
+        owner, forces = dialed.traits_of, dialed.forces
         if advanced and owner == FactionId.EMPEROR and forces.elite:
             found.append((BattlePower.SARDAUKAR, owner))
         if owner == FactionId.IXIANS and forces.elite:

@@ -36,7 +36,13 @@ from adjudicator.rules.battle.commands import (
 )
 from adjudicator.rules.battle.karama_window import open_power_window
 from adjudicator.rules.battle.plan_decision import legal_plans, limits
-from adjudicator.rules.battle.plans import least_support, support_held
+from adjudicator.rules.battle.plans import (
+    ORDINARY_FORCES,
+    TRAITS_QUESTION,
+    least_support,
+    support_held,
+    traits_for_options,
+)
 from adjudicator.rules.battle.sectors import battle_sectors
 from adjudicator.rules.richese import dial_kept_from_prescience
 from adjudicator.rules.secrecy import ALLY_ONLY, OWNER_SEES_QUESTION, answer_kept_from_owner
@@ -53,6 +59,7 @@ ASK_READINGS = {
     "prescience-answer-unreachable": "released",
     CHEAP_HERO_ANSWER_QUESTION: NO_LEADER_ANSWER,
     OWNER_SEES_QUESTION: ALLY_ONLY,
+    TRAITS_QUESTION: ORDINARY_FORCES,  # how the dial an answer discloses was counted
 }
 
 
@@ -139,11 +146,12 @@ def prescience_options(snapshot: Snapshot, decision: Decision) -> list[dict[str,
 
 @rule("battle.prescience.answers")
 def possible_answers(snapshot: Snapshot, battle: Battle, faction: str, element: str) -> list[dict[str, Any]]:
-    plans = legal_plans(snapshot, battle, faction)
+    traits = traits_for_options(battle)  # the reading the Prescience was asked under
+    plans = legal_plans(snapshot, battle, faction, traits)
     if not plans:
         return []
     if element == "dial":
-        dial_max, most = limits(snapshot, battle, faction)
+        dial_max, most = limits(snapshot, battle, faction, traits)
         step = 1 if snapshot.ruleset.advanced else 2
         dials = [halves / 2 if halves % 2 else halves // 2 for halves in range(0, round(dial_max * 2) + 1, step)]
         record = battle.prescience
@@ -153,8 +161,8 @@ def possible_answers(snapshot: Snapshot, battle: Battle, faction: str, element: 
             {"dial": dial, "spice": spice}
             for dial in dials
             for spice in range(
-                least_support(snapshot, battle, faction, round(dial * 2)) or 0,
-                min(most, support_held(snapshot, battle, faction, round(dial * 2))) + 1,
+                least_support(snapshot, battle, faction, round(dial * 2), traits) or 0,
+                min(most, support_held(snapshot, battle, faction, round(dial * 2), traits)) + 1,
             )
         ]
     found: list[dict[str, Any]] = []

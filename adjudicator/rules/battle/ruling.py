@@ -15,7 +15,12 @@ from adjudicator.core.tracing import Trace
 from adjudicator.core.vocabulary import ActionType, DecisionType, Evidence
 from adjudicator.rules.battle.ecaz_karama import ecaz_karama_violations, played_card, spend_ecaz_karama
 from adjudicator.rules.battle.outcome import apply_resolution
-from adjudicator.rules.battle.plans import ALLY_SUPPORT_QUESTION, ally_support_violations, plan_violations
+from adjudicator.rules.battle.plans import (
+    ALLY_SUPPORT_QUESTION,
+    TRAITS_QUESTION,
+    ally_support_violations,
+    plan_violations,
+)
 from adjudicator.rules.battle.portable_snooper import portable_snooper_violations, with_portable_snooper
 from adjudicator.rules.battle.preconditions import battle_preconditions, broken_loan_violations, unmodelled_compositions
 from adjudicator.rules.battle.resolution import Resolution, resolve
@@ -88,7 +93,8 @@ def _rulable(snapshot: Snapshot, action: Action, context: Context) -> list[Viola
     if shown:  # a viewer's answer may rest on them: they are made in the open
         public_acts(shown)
     violations = battle_preconditions(snapshot, battle, context)
-    violations += plan_violations(snapshot, battle, context.viewer) + unmodelled_compositions(
+    traits = context.choice(TRAITS_QUESTION)
+    violations += plan_violations(snapshot, battle, traits, context.viewer) + unmodelled_compositions(
         snapshot, battle, context.interpretations
     )
     for faction in (battle.aggressor, battle.defender):
