@@ -59,6 +59,7 @@ from adjudicator.rules.battle import (
     resolution,
     retreat,
     ruling,
+    saved_forces,
     sectors,
     voice,
 )
@@ -87,6 +88,7 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     occupy,
     choam_share,
     card_choices,
+    saved_forces,
     retreat,
     diplomat_retreat,
     cleanup,
