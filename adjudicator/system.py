@@ -60,6 +60,7 @@ from adjudicator.rules.battle import (
     resolution,
     retreat,
     ruling,
+    saved_forces,
     sectors,
     voice,
 )
@@ -89,6 +90,7 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     occupy,
     choam_share,
     card_choices,
+    saved_forces,
     retreat,
     diplomat_retreat,
     cleanup,

@@ -345,6 +345,16 @@ class SandmasterRecordSchema(Schema):
     )
 
 
+class SukRescueRecordSchema(Schema):
+    """A winner's dialed losses waiting for it to name those its Suk Graduate saves."""
+
+    owner = faction_field(required=True, metadata={"description": "whose forces were lost"})
+    regular = count_field(20, "regular forces lost", required=True)
+    elite = count_field(20, "elite forces lost", required=True)
+    saved = count_field(3, "how many of them the Suk Graduate saves", required=True)
+    staying = count_field(1, "how many of the saved stay in the territory (the rest go to the reserves)", required=True)
+
+
 class RihaniRecordSchema(Schema):
     """A Rihani Decipherer exchange of Traitor cards under way."""
 
@@ -433,6 +443,13 @@ class ResolutionSchema(Schema):
         metadata={
             "description": "the reading of question occupy-dialed-force-traits the winner's casualties were "
             "counted under, kept while its battle-casualties step is to come when Ecaz dialed its ally's forces"
+        },
+    )
+    suk_rescue = fields.Nested(
+        SukRescueRecordSchema,
+        metadata={
+            "description": "a winner's dialed losses its Suk Graduate saves some of, kept while its "
+            "suk-graduate-forces step is to come (question suk-graduate-saved-forces: owner-chooses)"
         },
     )
     face_dancer_reading = Choice(
@@ -871,13 +888,13 @@ class ActionSchema(Schema):
     regular = count_field(
         20,
         "choose-casualties: regular forces lost; choose-withdrawal: regular forces dialed, which stay; "
-        "choose-reinforcements: regular reserve forces sent; "
+        "choose-reinforcements: regular reserve forces sent; choose-saved-forces: regular forces saved; "
         "trigger-tleilaxu-ambassador: forces revived; retreat-forces: regular forces retreating",
     )
     elite = count_field(
         20,
         "choose-casualties: elite forces lost; choose-withdrawal: elite forces dialed, which stay; "
-        "choose-reinforcements: elite reserve forces sent; "
+        "choose-reinforcements: elite reserve forces sent; choose-saved-forces: elite forces saved; "
         "trigger-tleilaxu-ambassador: elite forces revived; retreat-forces: elite forces retreating",
     )
     leader = id_field(
@@ -901,6 +918,14 @@ class ActionSchema(Schema):
         allow_none=True,
     )
     kwisatz_haderach = StrictBoolean(metadata={"description": "lock-battle-plan"})
+    staying = fields.String(
+        allow_none=True,
+        validate=validate.OneOf(["regular", "elite"]),
+        metadata={
+            "description": "choose-saved-forces: the kind of the saved force that stays in the territory "
+            "(null when none stays)"
+        },
+    )
     choice = fields.String(
         validate=validate.OneOf(["keep", "kill", "decline"]),
         metadata={"description": "capture-leader: keep or kill the drawn leader, or decline to capture anyone"},

@@ -111,6 +111,15 @@ class ReinforcementsDecision(DecisionRecord):
 
 
 @dataclass(frozen=True, slots=True)
+class SukForcesDecision(DecisionRecord):
+    """Which of a winner's dialed losses its Suk Graduate saves (the resolution's `suk_rescue`)."""
+
+    territory: str | None = None
+
+    TYPE: ClassVar[DecisionType] = DecisionType.SUK_GRADUATE_FORCES
+
+
+@dataclass(frozen=True, slots=True)
 class RetreatDecision(DecisionRecord):
     """How many of its undialed forces, and where, a side that lost with its Diplomat retreats."""
 
@@ -465,6 +474,7 @@ DECISION_RECORDS: Mapping[str, type[DecisionRecord]] = {
         CasualtiesDecision,
         WithdrawalDecision,
         ReinforcementsDecision,
+        SukForcesDecision,
         RetreatDecision,
         WinnerCardsDecision,
         CaptureDecision,

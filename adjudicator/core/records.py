@@ -130,6 +130,18 @@ class SandmasterRecord(Record):
 
 
 @dataclass(frozen=True, slots=True)
+class SukRescueRecord(Record):
+    """A winner's dialed losses waiting for it to name those its Suk Graduate saves: the forces' owner,
+    the regular and elite forces lost, how many are saved and how many of those stay in the territory."""
+
+    owner: str
+    regular: int
+    elite: int
+    saved: int
+    staying: int
+
+
+@dataclass(frozen=True, slots=True)
 class RihaniRecord(Record):
     """A Rihani Decipherer's draw: who draws, the cards it may give back, the two drawn (secret), and
     whether the inspection of its normal effect follows the exchange."""
@@ -170,6 +182,7 @@ class Resolution(Record):
     reinforcing: str | None = None
     retreat_left: int | None = None
     dialed_traits: str | None = None
+    suk_rescue: SukRescueRecord | None = None
 
     READ: ClassVar[Mapping[str, Any]] = {
         "result": BattleResult,
@@ -179,6 +192,7 @@ class Resolution(Record):
         "sandmaster": SandmasterRecord.from_wire,
         "rihani": RihaniRecord.from_wire,
         "semuta": _batches,
+        "suk_rescue": SukRescueRecord.from_wire,
     }
     OPTIONAL: ClassVar[tuple[str, ...]] = (
         "casualties",
@@ -196,6 +210,7 @@ class Resolution(Record):
         "reinforcing",
         "retreat_left",
         "dialed_traits",
+        "suk_rescue",
     )
 
     def to_wire(self) -> dict[str, Any]:

@@ -177,6 +177,7 @@ class ActionType(StrEnum):
     CHOOSE_OCCUPY_FIGHTER = "choose-occupy-fighter"
     RETREAT_FORCES = "retreat-forces"
     DECLINE_RETREAT = "decline-retreat"
+    CHOOSE_SAVED_FORCES = "choose-saved-forces"
 
 
 class DecisionType(StrEnum):
@@ -215,6 +216,7 @@ class DecisionType(StrEnum):
     PRE_BATTLE_CARDS = "pre-battle-cards"
     OCCUPY_FIGHTER = "occupy-fighter"
     DIPLOMAT_RETREAT = "diplomat-retreat"
+    SUK_GRADUATE_FORCES = "suk-graduate-forces"
 
 
 # The phases in which each decision type can be open, from where the rules open it: the choice of the
@@ -247,6 +249,7 @@ DECISION_PHASES: Mapping[DecisionType, frozenset[Phase]] = MappingProxyType(
         DecisionType.RIHANI_DRAW_OFFER: _BATTLE,
         DecisionType.RIHANI_EXCHANGE: _BATTLE,
         DecisionType.SUBOID_SWAP: _BATTLE,
+        DecisionType.SUK_GRADUATE_FORCES: _BATTLE,
         DecisionType.BATTLE_CHOICE: _BATTLE,
         DecisionType.VOICE: _BATTLE,
         DecisionType.PRESCIENCE: _BATTLE,
@@ -291,6 +294,7 @@ class BattlePower(StrEnum):
     ECAZ_OCCUPY = "ecaz-occupy"  # Ecaz's forces beside its fighting ally add to its side
     CYBORGS = "cyborgs"  # Ixian Cyborgs worth 2
     SUBOID_SWAP = "suboid-swap"  # the winning Ixians' surviving Suboids replace Cyborgs lost
+    MENTAT_QUESTION = "mentat-question"  # Leader Skills, under mentat-question-karama: cancels-the-question
 
 
 SNAPSHOT_FORMAT = "dune-snapshot/1"

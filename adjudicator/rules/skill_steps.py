@@ -13,6 +13,7 @@ from collections.abc import Mapping
 
 from adjudicator.core.action import Context, choice_of
 from adjudicator.core.catalog import card_kind, catalog
+from adjudicator.core.records import SukRescueRecord
 from adjudicator.core.rulebook import RuleModule
 from adjudicator.core.snapshot import Battle, Plan, Snapshot, SpicePile
 from adjudicator.core.tracing import rule
@@ -108,41 +109,77 @@ def suk_normal_rescue(lost: int) -> tuple[int, int]:
 
 @rule("skills.suk-graduate.saved-forces")
 def saved_elite_first(choice: str) -> bool:
-    assert choice == "elite-first"
-    return True
+    return choice == "elite-first"
 
 
 Rescue = tuple[tuple[int, int], tuple[int, int], str]
 NO_RESCUE: Rescue = ((0, 0), (0, 0), "")
+SavedForces = tuple[int, int, str | None]  # regular saved, elite saved, the kind of the one staying
+
+
+def rescue_ways(regular: int, elite: int, saved: int, staying: int) -> list[SavedForces]:
+    """Every way to save `saved` of the lost (regular, elite) forces, `staying` (0 or 1) of them staying;
+    the elite-first way first (the most elite forces saved, an elite one staying)."""
+    ways: list[SavedForces] = []
+    for saved_elite in range(min(elite, saved), -1, -1):
+        saved_regular = saved - saved_elite
+        if saved_regular > regular:
+            continue
+        if not staying:
+            ways.append((saved_regular, saved_elite, None))
+            continue
+        ways += [
+            (saved_regular, saved_elite, kind) for kind, n in (("elite", saved_elite), ("regular", saved_regular)) if n
+        ]
+    return ways
+
+
+def rescue_of(way: SavedForces, rule_id: str) -> Rescue:
+    """The forces that stay, those sent to the reserves, and the rule, of one way of saving them."""
+    saved_regular, saved_elite, kind = way
+    stay_regular, stay_elite = int(kind == "regular"), int(kind == "elite")
+    return (stay_regular, stay_elite), (saved_regular - stay_regular, saved_elite - stay_elite), rule_id
+
+
+def rescue_rule(staying: int) -> str:
+    """The rule a rescue follows: the battle effect keeps one of the saved forces in the territory."""
+    return "skills.suk-graduate" if staying else "skills.suk-graduate.face-up"
 
 
 def suk_graduate_saves(
-    snapshot: Snapshot, state: NextSnapshot, winner: str, regular: int, elite: int, context: Context
-) -> Rescue:
-    """Of a winner's dialed losses, the (regular, elite) a Suk Graduate keeps in the territory, the
-    (regular, elite) it sends to the reserves, and the rule that saves them."""
+    snapshot: Snapshot, state: NextSnapshot, winner: str, owner: str, regular: int, elite: int, context: Context
+) -> tuple[Rescue, SukRescueRecord | None]:
+    """Of a winner's dialed losses (forces of `owner`), the (regular, elite) a Suk Graduate keeps in the
+    territory, the (regular, elite) it sends to the reserves, and the rule that saves them; or, when the
+    winner names them (suk-graduate-saved-forces: owner-chooses) and has more than one way, the record
+    of the losses its suk-graduate-forces decision waits on."""
     battle = snapshot.battle
     lost = regular + elite
     if battle is None or lost == 0:
-        return NO_RESCUE
+        return NO_RESCUE, None
     plan = battle.plans[winner]
     if selected_skill(snapshot, plan) == SUK_GRADUATE:
         if not battle_effect_applies(not leader_killed(state, plan.leader)):
-            return NO_RESCUE
+            return NO_RESCUE, None
         saved, staying = suk_battle_rescue(lost)
-        rule_id = "skills.suk-graduate"
     elif SUK_GRADUATE in face_up_skills(snapshot, winner, plan.leader):
         saved, staying = suk_normal_rescue(lost)
-        rule_id = "skills.suk-graduate.face-up"
     else:
-        return NO_RESCUE
-    if regular and elite and saved < lost:
-        saved_elite_first(context.choice(SUK_FORCES_QUESTION))
-    saved_elite = min(elite, saved)
-    saved_regular = saved - saved_elite
-    stay_elite = min(saved_elite, staying)
-    stay_regular = staying - stay_elite
-    return (stay_regular, stay_elite), (saved_regular - stay_regular, saved_elite - stay_elite), rule_id
+        return NO_RESCUE, None
+    ways = rescue_ways(regular, elite, saved, staying)
+    if len(ways) > 1 and not saved_elite_first(context.choice(SUK_FORCES_QUESTION)):
+        return NO_RESCUE, SukRescueRecord(owner, regular, elite, saved, staying)
+    return rescue_of(ways[0], rescue_rule(staying)), None
+
+
+@rule("skills.suk-graduate.owner-chooses")
+def owner_saves(record: SukRescueRecord, regular: int, elite: int, staying: str | None) -> Rescue:
+    return rescue_of((regular, elite, staying), rescue_rule(record.staying))
+
+
+def saved_forces_options(record: SukRescueRecord) -> list[SavedForces]:
+    """The ways a winner may name the forces its Suk Graduate saves, from the losses it waits on."""
+    return rescue_ways(record.regular, record.elite, record.saved, record.staying)
 
 
 def forces_saved(
@@ -389,7 +426,7 @@ DECLARED = RuleModule(
     implements={
         SMUGGLER_KILLED_QUESTION: ("survivor-only", "collects-when-revealed"),
         SMUGGLER_PILES_QUESTION: ("largest-first",),
-        SUK_FORCES_QUESTION: ("elite-first",),
+        SUK_FORCES_QUESTION: ("elite-first", "owner-chooses"),
         BANKER_CHOAM_QUESTION: ("bank-part", "whole-payment"),
         BANKER_COLLECTION_QUESTION: ("turn-end", "mentat-pause-start"),
         BUREAUCRAT_TRIGGER_QUESTION: ("share-paid", "whole-payment"),

@@ -67,6 +67,8 @@ def snapshot_problems(snapshot: Snapshot, root: str = "/snapshot") -> list[Probl
         if check is not None and in_phase:
             check()
     skills.skill_records()
+    skills.suk_rescue_record()
+    skills.mentat_karama()
     skills.banker_gains()
     return problems
 

@@ -28,7 +28,7 @@ from adjudicator.core.decisions import (
 )
 from adjudicator.core.records import Resolution
 from adjudicator.core.snapshot import Battle
-from adjudicator.core.vocabulary import DecisionType, DukeStatus, FactionId, TerritoryType
+from adjudicator.core.vocabulary import BattlePower, DecisionType, DukeStatus, FactionId, TerritoryType
 from adjudicator.rules.auditor import PAYMENT_SCOPES, draw_cards, expected_audit
 from adjudicator.rules.battle.cache_cards import snapshot_playable
 from adjudicator.rules.battle.commands import ELEMENT_FIELDS, PRESCIENCE, VOICE, facing, voice_subjects
@@ -80,6 +80,8 @@ def prelude_step_of(kind: str, power: object) -> str:
     window on it to "voice", Prescience's, its answer's and the window on it to "prescience", the window
     on the later powers to its own step."""
     if kind == DecisionType.BATTLE_KARAMA.value:
+        if power == BattlePower.MENTAT_QUESTION:  # the window on the Mentat's question (mentat-question-karama)
+            return DecisionType.MENTAT_QUESTION.value
         return str(power) if power in (VOICE, PRESCIENCE) else kind
     if kind == DecisionType.PRESCIENCE_ANSWER.value:
         return DecisionType.PRESCIENCE.value
@@ -299,8 +301,17 @@ class BattleChecks(Checker):
                 )
             pending = self.s.pending
             waiting = asked.weapon is not None and not asked.answered
-            if waiting and (pending is None or pending.type != DecisionType.MENTAT_ANSWER):
-                self.add("decision-missing", "a Mentat's question awaits its mentat-answer decision", "pending")
+            in_window = (  # the Karama window on the question (mentat-question-karama: cancels-the-question)
+                pending is not None
+                and pending.type == DecisionType.BATTLE_KARAMA
+                and pending.fields.get("power") == BattlePower.MENTAT_QUESTION
+            )
+            if waiting and not in_window and (pending is None or pending.type != DecisionType.MENTAT_ANSWER):
+                self.add(
+                    "decision-missing",
+                    "a Mentat's question awaits its mentat-answer decision, or the Karama window on it",
+                    "pending",
+                )
 
     def mentat_decision(self) -> None:
         """The Mentat's question is open at a side with a face-up Mentat that has not asked, naming the
@@ -462,7 +473,13 @@ class BattleChecks(Checker):
             power = decision.fields.get("power")
             used = {"voice": battle.voice, "prescience": battle.prescience}
             record = used.get(power) if isinstance(power, str) else None
-            if power in used and record is None:
+            if power == BattlePower.MENTAT_QUESTION:
+                asked = next((m for m in battle.mentat if m.weapon is not None and not m.answered), None)
+                if asked is None:
+                    self.add("decision-out-of-step", "no Mentat's question awaits its answer", "pending", "power")
+                elif decision.fields.get("owner") != asked.player:
+                    self.add("decision-mismatch", f"'owner' must be {asked.player!r}, who asked", "pending", "owner")
+            elif power in used and record is None:
                 self.add("decision-out-of-step", f"no {power} is used in this battle", "pending", "power")
             elif record is not None and decision.fields.get("owner") != record.player:
                 # the window on a used Voice or Prescience names its user, whose power it may cancel

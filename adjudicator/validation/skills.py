@@ -13,7 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 
 from adjudicator.core.records import RihaniRecord, SandmasterRecord
-from adjudicator.core.vocabulary import DecisionType, Phase
+from adjudicator.core.vocabulary import BattlePower, DecisionType, Phase
+from adjudicator.rules.skill_steps import SUK_SAVED_MOST, saved_forces_options
 from adjudicator.rules.skills import sandmaster_piles, unused_traitor_cards
 from adjudicator.validation.base import Checker
 
@@ -25,12 +26,70 @@ SKILL_STEPS: dict[str, str] = {
 }
 
 
+SUK_STEP = DecisionType.SUK_GRADUATE_FORCES.value
+
+
 class SkillChecks(Checker):
     """The Sandmaster and Rihani decisions and their records in the battle's resolution."""
 
     def decision_checks(self) -> Mapping[str, Callable[[], None]]:
         """The open decisions this part checks, by type."""
-        return dict.fromkeys(SKILL_STEPS, self.skill_decision)
+        return {**dict.fromkeys(SKILL_STEPS, self.skill_decision), SUK_STEP: self.saved_forces_decision}
+
+    def saved_forces_decision(self) -> None:
+        """A winner's suk-graduate-forces decision answers the battle's next step, asked of the winner,
+        about the battle's territory."""
+        current = self.battle_step_answered()
+        if current is None:
+            return
+        decision, battle, resolution = current
+        if decision.player is None or decision.player != resolution.winner:
+            self.add(
+                "wrong-decider", "the battle's winner names the forces its Suk Graduate saves", "pending", "player"
+            )
+        if decision.get("territory") != battle.territory:
+            self.add("decision-mismatch", f"'territory' must be {battle.territory!r}", "pending", "territory")
+
+    def suk_rescue_record(self) -> None:
+        """`suk_rescue` is kept exactly while the suk-graduate-forces step remains, and holds a rescue the
+        Suk Graduate allows with more than one way to make it: the winner's (or, under Occupy, its ally's)
+        forces still in the territory, up to 3 saved under the battle effect (one staying) or 1 under the
+        normal one (none staying)."""
+        battle = self.s.battle
+        resolution = battle.resolution if battle is not None else None
+        if battle is None or resolution is None:
+            return
+        record = resolution.suk_rescue
+        where = ("battle", "resolution", "suk_rescue")
+        if (SUK_STEP in resolution.steps) != (record is not None):
+            self.add(
+                "record-out-of-step", "suk_rescue is kept exactly while the suk-graduate-forces step remains", *where
+            )
+            return
+        if record is None:
+            return
+        winner = resolution.winner
+        partner = self.s.factions[winner].ally if winner is not None and winner in self.s.factions else None
+        if record.owner not in (winner, partner):
+            self.add("wrong-decider", "the forces saved are the winner's (or its Occupy ally's)", *where, "owner")
+            return
+        cover = set(battle.sectors) if battle.sectors else None
+        stacks = [
+            s
+            for s in self.s.forces
+            if s.faction == record.owner and s.territory == battle.territory and (cover is None or s.sector in cover)
+        ]
+        lost = record.regular + record.elite
+        rescue = (min(SUK_SAVED_MOST, lost), min(1, lost)) if record.staying else (min(1, lost), 0)
+        if record.regular > sum(s.regular for s in stacks) or record.elite > sum(s.elite for s in stacks):
+            self.add("decision-mismatch", "the forces lost are still in the battle territory", *where)
+        elif (record.saved, record.staying) != rescue or len(saved_forces_options(record)) < 2:
+            self.add(
+                "decision-mismatch",
+                "a Suk Graduate saves up to 3 of the losses, one staying (battle effect), or 1 (normal effect), "
+                "with more than one way to choose them",
+                *where,
+            )
 
     def skill_decision(self) -> None:
         """A Sandmaster or Rihani decision answers the resolved battle's next step, with its record."""
@@ -118,6 +177,25 @@ class SkillChecks(Checker):
                 self.add("traitor-deck-required", "the draw needs two cards in the Traitor deck", "traitor_deck")
             if deck is None and drawn:
                 self.add("traitor-deck-required", "the exchange returns cards to the Traitor deck", "traitor_deck")
+
+    def mentat_karama(self) -> None:
+        """A Karama recorded against a Mentat's question (mentat-question-karama: cancels-the-question)
+        names a side that asked of a weapon and was answered with nothing shown, played by another."""
+        battle = self.s.battle
+        if battle is None:
+            return
+        for i, use in enumerate(battle.karama):
+            if use.power != BattlePower.MENTAT_QUESTION:
+                continue
+            asked = next((m for m in battle.mentat if m.player == use.target and m.weapon is not None), None)
+            if asked is None or not asked.answered or asked.shown is not None or use.player == use.target:
+                self.add(
+                    "record-out-of-step",
+                    "a Karama cancels another side's Mentat question asked of a weapon, which then shows nothing",
+                    "battle",
+                    "karama",
+                    i,
+                )
 
     def banker_gains(self) -> None:
         """A faction's Spice Banker gains (and its Bureaucrat's uses) name distinct phases of this turn,

@@ -46,8 +46,11 @@ def choose_withdrawal(snapshot: Snapshot, action: Action, context: Context, trac
     elif faction == resolution.loser:
         loser_loses_everything(state, faction, territory, loser_loss_sectors(snapshot, faction, context))
     elif faction == resolution.winner and resolution.result == BattleResult.DECIDED:
-        elite_lost = lose_dialed(snapshot, state, faction, territory, regular, elite, covered, context)
-        if suboid_swap_offered(state, faction, territory, elite_lost):
+        elite_lost, suk_rescue = lose_dialed(snapshot, state, faction, territory, regular, elite, covered, context)
+        if suk_rescue is not None:
+            state.update_resolution(suk_rescue=suk_rescue)
+            state.schedule_step(DecisionType.SUK_GRADUATE_FORCES.value)
+        elif suboid_swap_offered(state, faction, territory, elite_lost):
             state.update_resolution(cyborgs_lost=elite_lost)
             state.schedule_step(DecisionType.SUBOID_SWAP.value)
     state.clear_resolution("withdrawing")

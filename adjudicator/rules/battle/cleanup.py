@@ -32,13 +32,16 @@ def choose_casualties(snapshot: Snapshot, action: Action, context: Context, trac
     regular, elite = int(action.fields["regular"]), int(action.fields["elite"])
     territory = snapshot.battle.territory
     owner = dialed_forces_of(snapshot, snapshot.battle, action.player)  # Ecaz's ally's, when Ecaz dialed them
-    elite_lost = lose_dialed(
+    elite_lost, suk_rescue = lose_dialed(
         snapshot, state, action.player, territory, regular, elite, battle_sectors(snapshot), context
     )
     if snapshot.battle.resolution is not None and snapshot.battle.resolution.dialed_traits is not None:
         state.clear_resolution("dialed_traits")  # kept only while the casualties are to be chosen
     state.step_done()
-    if suboid_swap_offered(state, owner, territory, elite_lost):
+    if suk_rescue is not None:
+        state.update_resolution(suk_rescue=suk_rescue)
+        state.schedule_step(DecisionType.SUK_GRADUATE_FORCES.value)
+    elif suboid_swap_offered(state, owner, territory, elite_lost):
         state.update_resolution(cyborgs_lost=elite_lost)
         state.schedule_step(DecisionType.SUBOID_SWAP.value)
     summary = {"casualties": {"faction": owner, "regular": regular, "elite": elite}}

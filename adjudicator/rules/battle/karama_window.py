@@ -20,9 +20,9 @@ from adjudicator.core.decisions import BattleKaramaDecision, opened
 from adjudicator.core.results import Adjudication
 from adjudicator.core.rulebook import DecisionKind, RuleModule
 from adjudicator.core.rulings import answers, resolved, ruled
-from adjudicator.core.snapshot import Battle, Decision, KaramaUse, Snapshot
+from adjudicator.core.snapshot import Battle, Decision, KaramaUse, MentatQuestion, Snapshot
 from adjudicator.core.tracing import Trace, rule
-from adjudicator.core.vocabulary import ActionType, DecisionType
+from adjudicator.core.vocabulary import ActionType, BattlePower, DecisionType
 from adjudicator.rules.battle.commands import PRESCIENCE, VOICE
 from adjudicator.rules.battle.plans import ALLY_TRAITS, TRAITS_QUESTION
 from adjudicator.rules.battle.powers import powers_in_battle
@@ -136,6 +136,17 @@ def cancel_power(state: NextSnapshot, player: str, card: str, power: str, target
         state.set_voice(None)
     elif power == PRESCIENCE:
         state.set_prescience(None)
+    elif power == BattlePower.MENTAT_QUESTION:
+        question_cancelled(state, target)
+
+
+@rule("battle.karama.mentat-question")
+def question_cancelled(state: NextSnapshot, asker: str) -> None:
+    battle = state.as_snapshot().battle
+    assert battle is not None
+    asked = next(m for m in battle.mentat if m.player == asker and m.weapon is not None and not m.answered)
+    # the question is over and nothing was shown; battle.karama tells it from an empty hand's answer
+    state.record_mentat_question(MentatQuestion(asked.player, asked.target, asked.weapon, True, None))
 
 
 @rule("battle.karama.later-powers-go-on")

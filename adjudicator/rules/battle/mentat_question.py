@@ -17,10 +17,11 @@ from adjudicator.core.catalog import card_kind, catalog, copies_in_play
 from adjudicator.core.decisions import MentatAnswerDecision, MentatQuestionDecision, opened
 from adjudicator.core.results import Adjudication, Violation
 from adjudicator.core.rulebook import DecisionKind, RuleModule
-from adjudicator.core.rulings import answers, ruled
+from adjudicator.core.rulings import answers, resolved, ruled
 from adjudicator.core.snapshot import Battle, Decision, MentatQuestion, Snapshot
 from adjudicator.core.tracing import Trace, rule
-from adjudicator.core.vocabulary import ActionType, CardCategory, DecisionType
+from adjudicator.core.vocabulary import ActionType, BattlePower, CardCategory, DecisionType
+from adjudicator.rules.battle.karama_window import open_power_window
 from adjudicator.rules.skills import MENTAT, face_up_skills, skills_on
 from adjudicator.rules.state import NextSnapshot, finish
 
@@ -29,6 +30,7 @@ NAMES_QUESTION = "mentat-two-role-weapons"
 WEAPONS_ONLY = "weapon-cards-only"
 ANY_ROLE = "any-weapon-role"
 KARAMA_QUESTION = "mentat-question-karama"
+MENTAT_POWER = BattlePower.MENTAT_QUESTION.value  # the power a Karama window on the question names
 WEAPON_CATEGORIES = frozenset({CardCategory.POISON_WEAPON, CardCategory.PROJECTILE_WEAPON, CardCategory.SPECIAL_WEAPON})
 DEFENSE_CATEGORIES = frozenset(
     {CardCategory.POISON_DEFENSE, CardCategory.PROJECTILE_DEFENSE, CardCategory.SPECIAL_DEFENSE}
@@ -117,8 +119,8 @@ def answer_options(snapshot: Snapshot, decision: Decision) -> list[dict[str, Any
 
 
 @rule("skills.mentat.question.karama")
-def karama_has_no_effect(choice: str) -> None:
-    pass
+def karama_may_cancel(choice: str) -> bool:
+    return choice == "cancels-the-question"
 
 
 def _recorded_names(snapshot: Snapshot) -> str:
@@ -162,12 +164,20 @@ def ask_mentat(snapshot: Snapshot, action: Action, context: Context, trace: Trac
     assert battle is not None and action.player is not None
     target = battle.defender if action.player == battle.aggressor else battle.aggressor
     weapon = str(action.fields["weapon"])
-    karama_has_no_effect(context.choice(KARAMA_QUESTION))
+    cancellable = karama_may_cancel(context.choice(KARAMA_QUESTION))
     state = NextSnapshot(snapshot)
     state.record_mentat_question(MentatQuestion(action.player, target, weapon, False))
     state.event("mentat-asked", "skills.mentat.question.names", faction=action.player, target=target, weapon=weapon)
     summary = {"mentat": {"player": action.player, "target": target, "weapon": weapon}}
-    return finish(snapshot, state, summary, trace, under_recorded_names(snapshot, context))
+    window = open_power_window(state, action.player, MENTAT_POWER) if cancellable else None
+    if window is None:
+        return finish(snapshot, state, summary, trace, under_recorded_names(snapshot, context))
+    state.set_pending(window)
+    following = state.as_snapshot()
+    outcome = state.outcome(summary)
+    return resolved(
+        outcome, window, context.rulebook.options(following), trace, under_recorded_names(snapshot, context)
+    )
 
 
 @ruled(answers(STEP), names_conflict)
@@ -225,6 +235,6 @@ DECLARED = RuleModule(
     steps={STEP: mentat_step},
     implements={
         NAMES_QUESTION: (WEAPONS_ONLY, ANY_ROLE),
-        KARAMA_QUESTION: ("no-effect",),
+        KARAMA_QUESTION: ("no-effect", "cancels-the-question"),
     },
 )

@@ -9,7 +9,7 @@ from typing import Any
 
 from adjudicator.core.action import Context
 from adjudicator.core.catalog import catalog
-from adjudicator.core.records import RihaniRecord, SandmasterRecord
+from adjudicator.core.records import RihaniRecord, SandmasterRecord, SukRescueRecord
 from adjudicator.core.rulebook import RuleModule
 from adjudicator.core.snapshot import Battle, DukeVidal, Plan, Snapshot, halves_to_number
 from adjudicator.core.tracing import rule
@@ -192,19 +192,23 @@ def lose_dialed(
     elite: int,
     sectors: frozenset[int] | None,
     context: Context,
-) -> int:
-    """The winner's dialed losses, less those a Suk Graduate saves; the elite forces sent to the Tanks.
-    When Ecaz dialed its ally's forces under Occupy, those are the forces lost, and whether Ecaz's
-    Suk Graduate saves any of them follows question suk-graduate-occupy-ally-forces."""
+) -> tuple[int, SukRescueRecord | None]:
+    """The winner's dialed losses, less those a Suk Graduate saves; the elite forces sent to the Tanks,
+    or, when the winner names the forces its Suk Graduate saves, none yet and the record of the losses
+    its suk-graduate-forces decision waits on. When Ecaz dialed its ally's forces under Occupy, those
+    are the forces lost, and whether Ecaz's Suk Graduate saves any of them follows question
+    suk-graduate-occupy-ally-forces."""
     owner = dialed_forces_of(snapshot, snapshot.battle, winner) if snapshot.battle is not None else winner
-    rescue = suk_graduate_saves(snapshot, state, winner, regular, elite, context)
-    if owner != winner and rescue[2] and not suk_saves_ally_forces(context.choice(SUK_OCCUPY_QUESTION)):
-        rescue = NO_RESCUE
+    rescue, waiting = suk_graduate_saves(snapshot, state, winner, owner, regular, elite, context)
+    if owner != winner and (rescue[2] or waiting) and not suk_saves_ally_forces(context.choice(SUK_OCCUPY_QUESTION)):
+        rescue, waiting = NO_RESCUE, None
+    if waiting is not None:
+        return 0, waiting
     (stay_regular, stay_elite), (back_regular, back_elite), _ = rescue
     tanked_regular, tanked_elite = regular - stay_regular - back_regular, elite - stay_elite - back_elite
     elite_lost = winner_loses_dialed(state, owner, territory, tanked_regular, tanked_elite, sectors)
     forces_saved(state, owner, territory, rescue, sectors)
-    return elite_lost
+    return elite_lost, None
 
 
 @rule("skills.suk-graduate.occupy")
@@ -407,6 +411,7 @@ def apply_resolution(
     needed: set[str] = set()  # the cleanup steps with a choice; they open in the declared order
     cyborgs_lost = 0  # kept for the Ixian winner's Suboid swap
     kept_traits: str | None = None  # a non-default reading the winner's casualty decision rests on
+    suk_rescue: SukRescueRecord | None = None  # the losses the winner's Suk Graduate choice waits on
     sandmaster: SandmasterRecord | None = None
     rihani: RihaniRecord | None = None
     if audit_step(state, battle, any(leader == AUDITOR for leader, _, _ in killed), context):
@@ -444,10 +449,12 @@ def apply_resolution(
             if len(options) == 1:
                 loss = options[0]
                 owner = dialed_forces_of(snapshot, battle, res.winner)
-                elite_lost = lose_dialed(
+                elite_lost, suk_rescue = lose_dialed(
                     snapshot, state, res.winner, territory, loss["regular"], loss["elite"], covered, context
                 )
-                if suboid_swap_offered(state, owner, territory, elite_lost):
+                if suk_rescue is not None:
+                    needed.add(DecisionType.SUK_GRADUATE_FORCES.value)
+                elif suboid_swap_offered(state, owner, territory, elite_lost):
                     cyborgs_lost = elite_lost
                     needed.add(DecisionType.SUBOID_SWAP.value)
             else:
@@ -570,6 +577,7 @@ def apply_resolution(
         withdrawing=withdrawing,
         reinforcing=reinforcing,
         retreat_left=retreat_left,
+        suk_rescue=suk_rescue,
     )
     if kept_traits is not None:  # the casualty options follow it, whatever a later request reads
         state.update_resolution(dialed_traits=kept_traits)

@@ -56,6 +56,7 @@ CLEANUP_ORDER: tuple[str, ...] = (
     DecisionType.REINFORCEMENTS_FORCES.value,
     DecisionType.DIPLOMAT_RETREAT.value,
     DecisionType.BATTLE_CASUALTIES.value,
+    DecisionType.SUK_GRADUATE_FORCES.value,
     DecisionType.SUBOID_SWAP.value,
     DecisionType.MORITANI_SPECIAL_KARAMA.value,
     DecisionType.WINNER_CARDS.value,

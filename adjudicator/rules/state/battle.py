@@ -11,6 +11,7 @@ from adjudicator.core.records import (
     RihaniRecord,
     SandmasterRecord,
     SemutaBatch,
+    SukRescueRecord,
 )
 from adjudicator.core.snapshot import (
     KaramaUse,
@@ -50,6 +51,7 @@ class BattleCardsState(WorkingCopy):
         withdrawing: str | None = None,
         reinforcing: str | None = None,
         retreat_left: int = 0,
+        suk_rescue: SukRescueRecord | None = None,
     ) -> None:
         """Record what the battle decided and the cleanup steps to come (in the order given)."""
         resolution: dict[str, Any] = {
@@ -78,6 +80,8 @@ class BattleCardsState(WorkingCopy):
             resolution["reinforcing"] = reinforcing
         if retreat_left:
             resolution["retreat_left"] = retreat_left
+        if suk_rescue is not None:
+            resolution["suk_rescue"] = suk_rescue.to_wire()
         self.wire["battle"]["resolution"] = resolution
 
     def schedule_step(self, step: str) -> None:
