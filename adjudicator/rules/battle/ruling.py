@@ -13,6 +13,7 @@ from adjudicator.core.rulings import ruled, unresolved
 from adjudicator.core.snapshot import Battle, Snapshot
 from adjudicator.core.tracing import Trace
 from adjudicator.core.vocabulary import ActionType, DecisionType, Evidence
+from adjudicator.rules.battle.card_effects import burner_reading_violations
 from adjudicator.rules.battle.outcome import apply_resolution
 from adjudicator.rules.battle.plans import ALLY_SUPPORT_QUESTION, ally_support_violations, plan_violations
 from adjudicator.rules.battle.portable_snooper import portable_snooper_violations, with_portable_snooper
@@ -94,6 +95,7 @@ def _rulable(snapshot: Snapshot, action: Action, context: Context) -> list[Viola
             choice = context.choice(ALLY_SUPPORT_QUESTION)
             violations += ally_support_violations(snapshot, faction, battle.plans[faction], choice)
     violations += broken_loan_violations(snapshot, battle, context)
+    violations += burner_reading_violations(snapshot, battle, context)
     if battle.traitor_calls:
         violations += revealed_card_calls(snapshot, battle, context)
     if battle.portable_snooper:
