@@ -172,7 +172,7 @@ def burner_reading_violations(snapshot: Snapshot, battle: Battle, context: Conte
                 "battle.card.mirror-stone-burner-own",
             )
         )
-    own = mirror is not None and not mirror_copies_burner(context.choice(MIRROR_BURNER_QUESTION))
+    own = mirror is not None and context.choice(MIRROR_BURNER_QUESTION) == "own-choice"  # traced where it acts
     if own and battle.mirror_stone_burner is None:
         found.append(
             Violation(
