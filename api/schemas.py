@@ -611,6 +611,24 @@ class BattleSchema(Schema):
             "kill both leaders, or both leaders count 0 (absent: no Stone Burner in the plans)"
         },
     )
+    mirror_stone_burner = Choice(
+        ["kill-leaders", "zero-leaders"],
+        allow_none=True,
+        metadata={
+            "description": "the choice of a side whose Mirror Weapon faces the Stone Burner, made after the reveal "
+            "for its copy (read under question mirror-weapon-stone-burner: own-choice)"
+        },
+    )
+    stone_burner_dialed = fields.Dict(
+        keys=Choice(FACTIONS),
+        values=fields.Nested(ForceCountSchema),
+        validate=PropertyCount(0, 2),
+        metadata={
+            "maxProperties": 2,
+            "description": "the forces each side names as the ones it dialed under a Stone Burner, made after the "
+            "reveal (question stone-burner-undialed-forces: casualty-choice)",
+        },
+    )
     portable_snooper = fields.List(
         faction_field(),
         validate=validate.Length(max=2),

@@ -59,6 +59,7 @@ from adjudicator import Action, InvalidSnapshot, adjudicate, catalog, list_optio
 from adjudicator.core.catalog import card_kind  # noqa: E402
 from adjudicator.core.snapshot import Snapshot  # noqa: E402
 from adjudicator.core.vocabulary import TerritoryType  # noqa: E402
+from adjudicator.rules.battle.card_effects import dialed_sets  # noqa: E402
 from adjudicator.rules.battle.plan_decision import plan_decision  # noqa: E402
 from adjudicator.rules.battle.plans import ALLY_TRAITS  # noqa: E402
 from adjudicator.rules.battle.sectors import sector_groups  # noqa: E402
@@ -569,10 +570,31 @@ def traitor_calls(wire: dict[str, Any], rng: random.Random) -> None:
     ]
     if any(plan.get("weapon") and card_kind(plan["weapon"]) == "stone-burner" for plan in battle["plans"].values()):
         battle["stone_burner"] = rng.choice(["kill-leaders", "zero-leaders"])
+        stone_burner_choices(wire, rng)
     added = [f for f, plan in sorted(battle["plans"].items()) if portable_snooper_addable(wire, f, plan)]
     added = [f for f in added if rng.random() < 0.5]
     if added:
         battle["portable_snooper"] = added
+
+
+def stone_burner_choices(wire: dict[str, Any], rng: random.Random) -> None:
+    """Beside the Stone Burner, a facing Mirror Weapon's own choice, and the forces each side names as
+    dialed where its dial could be made up with the fewest forces in more than one way (a set of the
+    fewest, so that every reading of stone-burner-undialed-forces accepts it)."""
+    battle = wire["battle"]
+    plans = battle["plans"]
+    if any(plan.get("weapon") and card_kind(plan["weapon"]) == "mirror-weapon" for plan in plans.values()):
+        battle["mirror_stone_burner"] = rng.choice(["kill-leaders", "zero-leaders"])
+    frozen = Snapshot.from_dict(wire)
+    assert frozen.battle is not None
+    named: dict[str, dict[str, int]] = {}
+    for faction in sorted(plans):
+        ways = dialed_sets(frozen, frozen.battle, faction)
+        if len(ways) > 1:
+            fewest = min(w["regular"] + w["elite"] for w in ways)
+            named[faction] = rng.choice([w for w in ways if w["regular"] + w["elite"] == fewest])
+    if named:
+        battle["stone_burner_dialed"] = named
 
 
 def portable_snooper_addable(wire: dict[str, Any], faction: str, plan: dict[str, Any]) -> bool:

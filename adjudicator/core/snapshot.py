@@ -564,6 +564,8 @@ class Battle:
     plan_seen: PlanSeen | None = None  # the advanced Atreides' special Karama: whose plan it sees
     truthtrance: tuple[TruthtranceAnswer, ...] = ()  # Truthtrance answers held against a plan
     stone_burner: str | None = None  # the Stone Burner player's choice after the reveal
+    mirror_stone_burner: str | None = None  # a Mirror Weapon player's own choice for its copy of it
+    stone_burner_dialed: Mapping[str, ForceCount] = field(default_factory=lambda: MappingProxyType({}))
     portable_snooper: tuple[str, ...] = ()  # the sides adding a Portable Snooper once plans are revealed
     ecaz_karama: str | None = None  # the Karama card Ecaz plays for its special Karama once plans are revealed
 
@@ -587,6 +589,10 @@ class Battle:
             plan_seen=None if raw.get("plan_seen") is None else PlanSeen.from_dict(raw["plan_seen"]),
             truthtrance=tuple(TruthtranceAnswer.from_dict(t) for t in raw.get("truthtrance") or ()),
             stone_burner=raw.get("stone_burner"),
+            mirror_stone_burner=raw.get("mirror_stone_burner"),
+            stone_burner_dialed=MappingProxyType(
+                {k: ForceCount.from_dict(v) for k, v in (raw.get("stone_burner_dialed") or {}).items()}
+            ),
             portable_snooper=tuple(raw.get("portable_snooper") or ()),
             ecaz_karama=raw.get("ecaz_karama"),
         )
@@ -615,6 +621,12 @@ class Battle:
             **({} if self.plan_seen is None else {"plan_seen": self.plan_seen.to_dict()}),
             **({"truthtrance": [t.to_dict() for t in self.truthtrance]} if self.truthtrance else {}),
             **({} if self.stone_burner is None else {"stone_burner": self.stone_burner}),
+            **({} if self.mirror_stone_burner is None else {"mirror_stone_burner": self.mirror_stone_burner}),
+            **(
+                {"stone_burner_dialed": {k: v.to_dict() for k, v in self.stone_burner_dialed.items()}}
+                if self.stone_burner_dialed
+                else {}
+            ),
             **({} if self.resolution is None else {"resolution": self.resolution.to_wire()}),
         }
 

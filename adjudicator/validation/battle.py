@@ -212,6 +212,12 @@ class BattleChecks(Checker):
                 self.add("duplicate", "a faction is listed twice", "battle", key)
         if battle.stone_burner is not None and not battle.revealed:
             self.add("before-reveal", "the Stone Burner's choice follows the plans' reveal", "battle", "stone_burner")
+        for key in ("mirror_stone_burner", "stone_burner_dialed"):
+            if getattr(battle, key) and not battle.revealed:
+                self.add("before-reveal", "the Stone Burner's choices follow the plans' reveal", "battle", key)
+        for fid in battle.stone_burner_dialed:
+            if fid not in combatants:
+                self.add("not-a-combatant", f"{fid} is not fighting this battle", "battle", "stone_burner_dialed", fid)
         for i, fid in enumerate(battle.portable_snooper):
             if not battle.revealed:
                 self.add(

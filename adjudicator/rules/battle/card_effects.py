@@ -10,6 +10,7 @@ import itertools
 from typing import Any
 
 from adjudicator.core.action import Context
+from adjudicator.core.results import Violation
 from adjudicator.core.rulebook import RuleModule
 from adjudicator.core.snapshot import Battle, ForceCount, Plan, Snapshot, halves_to_number
 from adjudicator.core.tracing import rule
@@ -89,9 +90,30 @@ def mirror_copy_stands(choice: str) -> bool:
 # --- the Stone Burner ----------------------------------------------------------------------------
 
 
-def stone_burner_kills(battle: Battle) -> bool:
-    """Whether a Stone Burner was played and its player chose to kill both leaders."""
-    return stone_burner_player(battle) is not None and stone_burner_kill_choice(battle.stone_burner or "")
+def stone_burner_kills(battle: Battle, context: Context) -> bool:
+    """Whether a Stone Burner was played and its player chose to kill both leaders, or a facing Mirror
+    Weapon's player did for its copy (question mirror-weapon-stone-burner: own-choice)."""
+    if stone_burner_player(battle) is None:
+        return False
+    if stone_burner_kill_choice(battle.stone_burner or ""):
+        return True
+    if mirror_player(battle) is None or mirror_copies_burner(context.choice(MIRROR_BURNER_QUESTION)):
+        return False
+    return mirror_own_kill(battle.mirror_stone_burner or "")
+
+
+@rule("battle.card.mirror-stone-burner-own")
+def mirror_own_kill(choice: str) -> bool:
+    return choice == "kill-leaders"
+
+
+def mirror_player(battle: Battle) -> str | None:
+    """The side whose Mirror Weapon faces the Stone Burner, or None."""
+    burner = stone_burner_player(battle)
+    for faction in (battle.aggressor, battle.defender):
+        if burner is not None and faction != burner and card_in(battle.plans[faction], MIRROR_WEAPON) is not None:
+            return faction
+    return None
 
 
 @rule("battle.card.stone-burner")
@@ -102,8 +124,106 @@ def stone_burner_kill_choice(choice: str) -> bool:
 @rule("battle.card.stone-burner-undialed")
 def undialed_forces(snapshot: Snapshot, battle: Battle, faction: str, choice: str, traits: str) -> int:
     total = dialed_forces(snapshot, battle, faction, traits).forces.total  # Ecaz under Occupy: its ally's
-    fewest = min(s["regular"] + s["elite"] for s in dialed_sets(snapshot, battle, faction, traits))
-    return total - fewest
+    dialed = burner_dialed_sets(snapshot, battle, faction, traits)[0]  # the reading's checks leave one count
+    if choice == "casualty-choice" and faction in battle.stone_burner_dialed:
+        names_burner_dialed(faction)
+    return total - dialed["regular"] - dialed["elite"]
+
+
+def burner_dialed_sets(snapshot: Snapshot, battle: Battle, faction: str, traits: str) -> list[dict[str, int]]:
+    """The ways a side's dialed forces are made up (`dialed_sets`); beside a Stone Burner, the ones its
+    total is counted on: the forces the side named (`stone_burner_dialed`), else the fewest covering the
+    dial. Its losses as the winner and its Harass and Withdraw follow the same forces."""
+    sets = dialed_sets(snapshot, battle, faction, traits)
+    if stone_burner_player(battle) is None:
+        return sets
+    named = battle.stone_burner_dialed.get(faction)
+    if named is not None:
+        return [named.to_dict()]
+    return fewest_dialed(sets) if len(sets) > 1 else sets
+
+
+@rule("battle.card.stone-burner-dialed-losses")
+def fewest_dialed(sets: list[dict[str, int]]) -> list[dict[str, int]]:
+    fewest = min(s["regular"] + s["elite"] for s in sets)
+    return [s for s in sets if s["regular"] + s["elite"] == fewest]
+
+
+@rule("battle.card.stone-burner-named-dialed")
+def names_burner_dialed(faction: str) -> str:
+    return faction
+
+
+def burner_reading_violations(snapshot: Snapshot, battle: Battle, context: Context) -> list[Violation]:
+    """The Stone Burner's choices after the reveal against the readings asked: the forces a side names
+    as dialed (`stone_burner_dialed`) and a facing Mirror Weapon's own choice (`mirror_stone_burner`)."""
+    burner = stone_burner_player(battle)
+    found: list[Violation] = []
+    if burner is None:
+        for key in ("stone_burner_dialed", "mirror_stone_burner"):
+            if getattr(battle, key):
+                found.append(no_burner_violation(key))
+        return found
+    for faction in (battle.aggressor, battle.defender):
+        found += named_dialed_violations(
+            snapshot, battle, faction, context.choice(UNDIALED_QUESTION), context.choice(TRAITS_QUESTION)
+        )
+    mirror = mirror_player(battle)
+    if mirror is None and battle.mirror_stone_burner is not None:
+        found.append(
+            Violation(
+                "no-mirror-weapon",
+                "no Mirror Weapon faces the Stone Burner in this battle",
+                "/snapshot/battle/mirror_stone_burner",
+                "battle.card.mirror-stone-burner-own",
+            )
+        )
+    own = mirror is not None and context.choice(MIRROR_BURNER_QUESTION) == "own-choice"  # traced where it acts
+    if own and battle.mirror_stone_burner is None:
+        found.append(
+            Violation(
+                "mirror-stone-burner-choice-required",
+                f"{mirror}'s Mirror Weapon copies the Stone Burner: name its own choice (kill-leaders or zero-leaders)",
+                "/snapshot/battle/mirror_stone_burner",
+                "battle.card.mirror-stone-burner-own",
+            )
+        )
+    return found
+
+
+def no_burner_violation(key: str) -> Violation:
+    return Violation(
+        "no-stone-burner",
+        "no plan of this battle holds the Stone Burner",
+        f"/snapshot/battle/{key}",
+        "battle.card.stone-burner-choice",
+    )
+
+
+def named_dialed_violations(
+    snapshot: Snapshot, battle: Battle, faction: str, choice: str, traits: str
+) -> list[Violation]:
+    path = f"/snapshot/battle/stone_burner_dialed/{faction}"
+    rule_id = "battle.card.stone-burner-named-dialed"
+    named = battle.stone_burner_dialed.get(faction)
+    sets = dialed_sets(snapshot, battle, faction, traits)
+    if named is None:
+        if choice == "casualty-choice" and len(sets) > 1:
+            ways = "; ".join(f"{s['regular']} regular and {s['elite']} elite" for s in sets)
+            return [
+                Violation(
+                    "stone-burner-dialed-required",
+                    f"{faction}'s dial can be made up in more than one way: name the forces it dialed ({ways})",
+                    path,
+                    rule_id,
+                )
+            ]
+        return []
+    allowed = sets if choice == "casualty-choice" else fewest_dialed(sets)
+    if named.to_dict() in allowed:
+        return []
+    reading = "a way to make up its dial" if choice == "casualty-choice" else "the fewest forces covering its dial"
+    return [Violation("not-an-option", f"the forces {faction} names are not {reading}", path, rule_id)]
 
 
 def stone_burner_lines(
@@ -166,11 +286,10 @@ def burner_reinforcements_line(choice: str) -> QuoteLine:
 
 
 def mirror_facing_burner(battle: Battle, context: Context) -> None:
-    """A Mirror Weapon revealed against the Stone Burner: the copy changes nothing under the reading built."""
-    burner = stone_burner_player(battle)
-    for faction in (battle.aggressor, battle.defender):
-        if burner is not None and faction != burner and card_in(battle.plans[faction], MIRROR_WEAPON) is not None:
-            mirror_copies_burner(context.choice(MIRROR_BURNER_QUESTION))
+    """A Mirror Weapon revealed against the Stone Burner: the copy repeats its choice, or adds its player's
+    own (`stone_burner_kills`); it adds nothing to the totals."""
+    if mirror_player(battle) is not None:
+        mirror_copies_burner(context.choice(MIRROR_BURNER_QUESTION))
 
 
 @rule("battle.card.mirror-stone-burner")
@@ -280,7 +399,9 @@ def withdraw(
     state: NextSnapshot, snapshot: Snapshot, battle: Battle, faction: str, sectors: frozenset[int] | None
 ) -> None:
     # Harass and Withdraw beside Occupy is not modelled (unmodelled_plan_cards): the side dials its own
-    (dialed,) = dialed_sets(snapshot, battle, faction, ALLY_TRAITS)  # a choice left is the side's
+    (dialed,) = burner_dialed_sets(
+        snapshot, battle, faction, ALLY_TRAITS
+    )  # a choice left is the side's (withdrawal_chosen)
     withdraw_chosen(state, faction, battle.territory, sectors, dialed["regular"], dialed["elite"])
 
 
@@ -293,7 +414,7 @@ def withdraw_chosen(
 
 def withdrawal_options(snapshot: Snapshot, battle: Battle, faction: str) -> list[dict[str, int]]:
     """The ways a side playing Harass and Withdraw may have made up its dial: the forces that stay."""
-    return dialed_sets(snapshot, battle, faction, ALLY_TRAITS)  # its own forces: as in `withdraw`
+    return burner_dialed_sets(snapshot, battle, faction, ALLY_TRAITS)  # its own forces: as in `withdraw`
 
 
 def withdrawal_chosen(snapshot: Snapshot, battle: Battle, faction: str) -> bool:
@@ -353,7 +474,7 @@ def unmodelled_plan_cards(snapshot: Snapshot, battle: Battle) -> list[tuple[str,
 DECLARED = RuleModule(
     implements={
         MIRROR_TOOTH_QUESTION: ("copy-stands", "copy-void"),
-        UNDIALED_QUESTION: ("fewest-tokens",),
+        UNDIALED_QUESTION: ("fewest-tokens", "casualty-choice"),
         BURNER_BOUNTY_QUESTION: ("paid", "not-paid"),
         BURNER_KH_QUESTION: ("survives", "killed"),
         REINFORCEMENTS_UNDECIDED_QUESTION: ("not-sent", "sent"),
@@ -363,6 +484,6 @@ DECLARED = RuleModule(
         BURNER_REINFORCEMENTS_QUESTION: ("nothing-added", "adds-two"),
         BURNER_HARASS_QUESTION: ("counted-then-withdrawn", "withdrawn-first"),
         BURNER_OCCUPY_QUESTION: ("occupy-half", "all-undialed"),
-        MIRROR_BURNER_QUESTION: ("burner-choice-governs",),
+        MIRROR_BURNER_QUESTION: ("burner-choice-governs", "own-choice"),
     },
 )

@@ -20,8 +20,8 @@ from adjudicator.rules.battle.card_effects import (
     BURNER_CAUSE,
     BURNER_KH_QUESTION,
     HARASS_EXPLOSION_QUESTION,
+    burner_dialed_sets,
     card_in,
-    dialed_sets,
     harass_before_explosion,
     harass_in_effect,
     names_dialed_forces,
@@ -168,7 +168,7 @@ def casualty_options(snapshot: Snapshot, battle: Battle, winner: str, traits: st
     mixed = forces.elite and forces.regular and battle.plans[winner].dial_halves
     if mixed and dialed.traits_of == FactionId.IXIANS.value:
         cyborgs_lost_as_dialed()
-    return dialed_sets(snapshot, battle, winner, traits)
+    return burner_dialed_sets(snapshot, battle, winner, traits)
 
 
 def casualty_traits(battle: Battle) -> str:
@@ -405,7 +405,7 @@ def apply_resolution(
         if res.explosion:
             state.kwisatz_haderach_to_tanks()
             state.event("kwisatz-haderach-killed", "battle.explosion.lasgun-shield")
-        elif res.result is BattleResult.DECIDED and stone_burner_kills(battle):
+        elif res.result is BattleResult.DECIDED and stone_burner_kills(battle, context):
             stone_burner_kills_kwisatz_haderach(state, context.choice(BURNER_KH_QUESTION))
 
     needed: set[str] = set()  # the cleanup steps with a choice; they open in the declared order

@@ -327,7 +327,7 @@ def resolve(snapshot: Snapshot, battle: Battle, context: Context) -> Resolution:
         )
     chemistry_protects = context.choice(TOOTH_QUESTION) == "chemistry-protects"
     burner = stone_burner_player(battle) is not None
-    burn = burner and stone_burner_kills(battle)
+    burn = burner and stone_burner_kills(battle, context)
     uncopied = {f: s.protects for f, s in sides.items()}
     diplomat = _diplomat_copy(snapshot, battle, sides, chemistry_protects, burn, context)
     artillery = _kill_leaders(sides[aggressor], sides[defender], chemistry_protects, burn)

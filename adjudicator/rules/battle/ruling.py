@@ -13,6 +13,7 @@ from adjudicator.core.rulings import ruled, unresolved
 from adjudicator.core.snapshot import Battle, Snapshot
 from adjudicator.core.tracing import Trace
 from adjudicator.core.vocabulary import ActionType, DecisionType, Evidence
+from adjudicator.rules.battle.card_effects import burner_reading_violations
 from adjudicator.rules.battle.ecaz_karama import ecaz_karama_violations, played_card, spend_ecaz_karama
 from adjudicator.rules.battle.outcome import apply_resolution
 from adjudicator.rules.battle.plans import (
@@ -102,6 +103,7 @@ def _rulable(snapshot: Snapshot, action: Action, context: Context) -> list[Viola
             choice = context.choice(ALLY_SUPPORT_QUESTION)
             violations += ally_support_violations(snapshot, faction, battle.plans[faction], choice)
     violations += broken_loan_violations(snapshot, battle, context)
+    violations += burner_reading_violations(snapshot, battle, context)
     if battle.traitor_calls:
         violations += revealed_card_calls(snapshot, battle, context)
     violations += unrevealed_under_before_plans(snapshot, battle, context)
