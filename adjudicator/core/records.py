@@ -169,6 +169,7 @@ class Resolution(Record):
     withdrawing: str | None = None
     reinforcing: str | None = None
     retreat_left: int | None = None
+    cyborg_losses: str | None = None
 
     READ: ClassVar[Mapping[str, Any]] = {
         "result": BattleResult,
@@ -194,6 +195,7 @@ class Resolution(Record):
         "withdrawing",
         "reinforcing",
         "retreat_left",
+        "cyborg_losses",
     )
 
     def to_wire(self) -> dict[str, Any]:

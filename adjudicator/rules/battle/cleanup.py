@@ -35,6 +35,8 @@ def choose_casualties(snapshot: Snapshot, action: Action, context: Context, trac
     elite_lost = lose_dialed(
         snapshot, state, action.player, territory, regular, elite, battle_sectors(snapshot), context
     )
+    if state.resolution.cyborg_losses is not None:
+        state.clear_resolution("cyborg_losses")
     state.step_done()
     if suboid_swap_offered(state, owner, territory, elite_lost):
         state.update_resolution(cyborgs_lost=elite_lost)
@@ -67,9 +69,10 @@ def keep_cards(snapshot: Snapshot, action: Action, context: Context, trace: Trac
 
 def casualty_decision_options(snapshot: Snapshot, decision: Any) -> list[dict[str, Any]]:
     assert snapshot.battle is not None
+    reading = None if snapshot.battle.resolution is None else snapshot.battle.resolution.cyborg_losses
     return [
         {"type": ActionType.CHOOSE_CASUALTIES.value, "player": decision.player, **option}
-        for option in casualty_options(snapshot, snapshot.battle, decision.player)
+        for option in casualty_options(snapshot, snapshot.battle, decision.player, reading)
     ]
 
 
