@@ -56,7 +56,9 @@ def choose_withdrawal(snapshot: Snapshot, action: Action, context: Context, trac
     if _one_each_over_cyborgs(snapshot, faction, context):
         what = "Harass and Withdraw over Ixian Cyborgs under cyborg-losses one-each"
         problem = Violation(
-            "not-implemented", f"this engine version does not adjudicate {what} yet", "/interpretations/cyborg-losses"
+            "not-implemented",
+            f"this engine version does not adjudicate {what} yet",
+            "/snapshot/battle/resolution/withdrawing",
         )
         return illegal(snapshot, [problem], trace, context)
     withdraw_chosen(state, names_dialed_forces(faction), territory, covered, regular, elite)

@@ -195,7 +195,7 @@ def unmodelled_compositions(
                 missing.append(
                     (
                         "Harass and Withdraw over Ixian Cyborgs under cyborg-losses one-each",
-                        "/interpretations/cyborg-losses",
+                        f"/snapshot/battle/plans/{faction}",
                     )
                 )
     return [
