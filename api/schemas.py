@@ -459,6 +459,13 @@ class ResolutionSchema(Schema):
             "it was resolved under, kept while its face-dancer-reveal step is to come"
         },
     )
+    cyborg_losses = Choice(
+        ["one-each"],
+        metadata={
+            "description": "an Ixian winner's casualties chosen under the one-each reading of question "
+            "cyborg-losses, kept while its battle-casualties step is to come (absent: as dialed)"
+        },
+    )
 
 
 VOICE_COMMANDS = ["play", "not-play"]

@@ -183,6 +183,7 @@ class Resolution(Record):
     retreat_left: int | None = None
     dialed_traits: str | None = None
     suk_rescue: SukRescueRecord | None = None
+    cyborg_losses: str | None = None
 
     READ: ClassVar[Mapping[str, Any]] = {
         "result": BattleResult,
@@ -211,6 +212,7 @@ class Resolution(Record):
         "retreat_left",
         "dialed_traits",
         "suk_rescue",
+        "cyborg_losses",
     )
 
     def to_wire(self) -> dict[str, Any]:

@@ -22,6 +22,15 @@ from adjudicator.core.vocabulary import ActionType, BattlePower, DecisionType, F
 from adjudicator.rules.state import NextSnapshot, finish
 
 IXIANS = FactionId.IXIANS.value
+LOSSES_QUESTION = "cyborg-losses"
+ONE_EACH = "one-each"
+
+
+@rule("ixians.losses.one-each")
+def forces_lost_one_each(regular: int, elite: int, dial_halves: int) -> list[dict[str, int]]:
+    # as many forces as the dial (a half rounded up), at most all there, in any mix; fewest Cyborgs first
+    count = min(-(-dial_halves // 2), regular + elite)
+    return [{"regular": count - e, "elite": e} for e in range(max(0, count - regular), min(count, elite) + 1)]
 
 
 @rule("ixians.suboid-swap")
@@ -82,4 +91,5 @@ DECLARED = RuleModule(
     handlers={ActionType.SWAP_SUBOIDS: swap_suboids},
     decisions={DecisionType.SUBOID_SWAP.value: DecisionKind(swap_options, self_contained=True)},
     steps={DecisionType.SUBOID_SWAP.value: _swap_decision},
+    implements={LOSSES_QUESTION: ("as-dialed", ONE_EACH)},
 )

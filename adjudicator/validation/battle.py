@@ -192,6 +192,7 @@ class BattleChecks(Checker):
             self.cyborgs_lost_record(resolution)
             self.face_dancer_reading_record(resolution)
             self.dialed_traits_record(battle, resolution)
+            self.cyborg_losses_record(resolution)
             self.retreat_left_record(battle, resolution)
             if resolution.steps and self.s.pending is None:
                 self.add(
@@ -844,6 +845,21 @@ class BattleChecks(Checker):
                 "battle",
                 "resolution",
                 "dialed_traits",
+            )
+
+    def cyborg_losses_record(self, resolution: Resolution) -> None:
+        """`cyborg_losses` is kept only while the battle-casualties step of a winner losing Ixian forces
+        remains (question cyborg-losses, one-each)."""
+        if resolution.cyborg_losses is None:
+            return
+        to_come = DecisionType.BATTLE_CASUALTIES in resolution.steps and self.ixian_forces_won(resolution)
+        if not to_come:
+            self.add(
+                "record-out-of-step",
+                "cyborg_losses is kept only while the battle-casualties step of a winner losing Ixian forces remains",
+                "battle",
+                "resolution",
+                "cyborg_losses",
             )
 
     def retreat_left_record(self, battle: Battle, resolution: Resolution) -> None:

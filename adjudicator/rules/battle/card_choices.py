@@ -12,12 +12,12 @@ from typing import Any
 
 from adjudicator.core.action import Action, Context
 from adjudicator.core.decisions import ReinforcementsDecision, WithdrawalDecision, opened
-from adjudicator.core.results import Adjudication
+from adjudicator.core.results import Adjudication, Violation
 from adjudicator.core.rulebook import DecisionKind, RuleModule
-from adjudicator.core.rulings import answers, ruled
+from adjudicator.core.rulings import answers, illegal, ruled
 from adjudicator.core.snapshot import Snapshot
 from adjudicator.core.tracing import Trace
-from adjudicator.core.vocabulary import ActionType, BattleResult, DecisionType
+from adjudicator.core.vocabulary import ActionType, BattleResult, DecisionType, FactionId
 from adjudicator.rules.battle.card_effects import (
     names_dialed_forces,
     names_reserve_forces,
@@ -27,9 +27,22 @@ from adjudicator.rules.battle.card_effects import (
     withdrawal_options,
 )
 from adjudicator.rules.battle.outcome import lose_dialed, loser_loses_everything
+from adjudicator.rules.battle.plans import dialed_forces_of, forces_in
 from adjudicator.rules.battle.sectors import battle_sectors, loser_loss_sectors
-from adjudicator.rules.ixians import suboid_swap_offered
+from adjudicator.rules.ixians import LOSSES_QUESTION as CYBORG_LOSSES_QUESTION
+from adjudicator.rules.ixians import ONE_EACH, suboid_swap_offered
 from adjudicator.rules.state import NextSnapshot, finish
+
+
+def _one_each_over_cyborgs(snapshot: Snapshot, faction: str, context: Context) -> bool:
+    """An Ixian winner naming dialed forces with Cyborgs there, read under cyborg-losses one-each."""
+    battle = snapshot.battle
+    assert battle is not None and battle.resolution is not None
+    if faction != battle.resolution.winner or battle.resolution.result != BattleResult.DECIDED:
+        return False
+    owner = dialed_forces_of(snapshot, battle, faction)
+    cyborgs = owner == FactionId.IXIANS and forces_in(snapshot, owner, battle.territory).elite > 0
+    return cyborgs and context.choice(CYBORG_LOSSES_QUESTION) == ONE_EACH
 
 
 @ruled(answers(DecisionType.HARASS_WITHDRAWAL.value))
@@ -40,6 +53,14 @@ def choose_withdrawal(snapshot: Snapshot, action: Action, context: Context, trac
     faction, resolution = action.player, battle.resolution
     regular, elite = int(action.fields["regular"]), int(action.fields["elite"])
     territory, covered = battle.territory, battle_sectors(snapshot)
+    if _one_each_over_cyborgs(snapshot, faction, context):
+        what = "Harass and Withdraw over Ixian Cyborgs under cyborg-losses one-each"
+        problem = Violation(
+            "not-implemented",
+            f"this engine version does not adjudicate {what} yet",
+            "/snapshot/battle/resolution/withdrawing",
+        )
+        return illegal(snapshot, [problem], trace, context)
     withdraw_chosen(state, names_dialed_forces(faction), territory, covered, regular, elite)
     if resolution.result == BattleResult.EXPLOSION:
         state.forces_to_tanks(faction, territory, "battle.explosion.lasgun-shield")

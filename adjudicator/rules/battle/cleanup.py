@@ -37,6 +37,8 @@ def choose_casualties(snapshot: Snapshot, action: Action, context: Context, trac
     )
     if snapshot.battle.resolution is not None and snapshot.battle.resolution.dialed_traits is not None:
         state.clear_resolution("dialed_traits")  # kept only while the casualties are to be chosen
+    if state.resolution.cyborg_losses is not None:
+        state.clear_resolution("cyborg_losses")
     state.step_done()
     if suk_rescue is not None:
         state.update_resolution(suk_rescue=suk_rescue)
@@ -72,9 +74,12 @@ def keep_cards(snapshot: Snapshot, action: Action, context: Context, trace: Trac
 
 def casualty_decision_options(snapshot: Snapshot, decision: Any) -> list[dict[str, Any]]:
     assert snapshot.battle is not None
+    reading = None if snapshot.battle.resolution is None else snapshot.battle.resolution.cyborg_losses
     return [
         {"type": ActionType.CHOOSE_CASUALTIES.value, "player": decision.player, **option}
-        for option in casualty_options(snapshot, snapshot.battle, decision.player, casualty_traits(snapshot.battle))
+        for option in casualty_options(
+            snapshot, snapshot.battle, decision.player, casualty_traits(snapshot.battle), reading
+        )
     ]
 
 

@@ -55,7 +55,8 @@ from adjudicator.rules.harkonnen import (
     harkonnen_leaderless,
     unused_duke_in_pool,
 )
-from adjudicator.rules.ixians import suboid_swap_offered
+from adjudicator.rules.ixians import LOSSES_QUESTION as CYBORG_LOSSES_QUESTION
+from adjudicator.rules.ixians import ONE_EACH, forces_lost_one_each, suboid_swap_offered
 from adjudicator.rules.moritani.assassination import assassination_step, forfeit_by_traitor_call
 from adjudicator.rules.moritani.retention import retention_before_capture, retention_step
 from adjudicator.rules.moritani.special import special_karama_step
@@ -159,12 +160,18 @@ def survivors_fought(state: NextSnapshot, leader_ids: list[str], territory: str)
         state.leader_fought(leader_id, territory)
 
 
-def casualty_options(snapshot: Snapshot, battle: Battle, winner: str, traits: str) -> list[dict[str, int]]:
+def casualty_options(
+    snapshot: Snapshot, battle: Battle, winner: str, traits: str, reading: str | None
+) -> list[dict[str, int]]:
     """Ways the winner can lose the forces it dialed: minimal (regular, elite) sets whose strength covers
     the dial (Basic: every force counts 1; advanced: as it counted on the dial, the dialed forces
-    counted as occupy-dialed-force-traits reads)."""
+    counted as occupy-dialed-force-traits reads). Ixian forces with Cyborgs among them follow the
+    `reading` of question cyborg-losses (None: as dialed)."""
     dialed = dialed_forces(snapshot, battle, winner, traits)
     forces = forces_in(snapshot, dialed.owner, battle.territory)
+    dial_halves = battle.plans[winner].dial_halves
+    if cyborg_losses_one_each(dialed.traits_of, forces.elite, dial_halves, reading):
+        return forces_lost_one_each(forces.regular, forces.elite, dial_halves)
     mixed = forces.elite and forces.regular and battle.plans[winner].dial_halves
     if mixed and dialed.traits_of == FactionId.IXIANS.value:
         cyborgs_lost_as_dialed()
@@ -181,6 +188,11 @@ def casualty_traits(battle: Battle) -> str:
 @rule("battle.losses.cyborgs-as-dialed")
 def cyborgs_lost_as_dialed() -> None:
     pass
+
+
+def cyborg_losses_one_each(owner: str, cyborgs: int, dial_halves: int, reading: str | None) -> bool:
+    """Whether question cyborg-losses is reached (Ixian forces with Cyborgs cover a dial) and read one-each."""
+    return owner == FactionId.IXIANS.value and cyborgs > 0 and dial_halves > 0 and reading == ONE_EACH
 
 
 def lose_dialed(
@@ -412,6 +424,7 @@ def apply_resolution(
     cyborgs_lost = 0  # kept for the Ixian winner's Suboid swap
     kept_traits: str | None = None  # a non-default reading the winner's casualty decision rests on
     suk_rescue: SukRescueRecord | None = None  # the losses the winner's Suk Graduate choice waits on
+    one_each = False  # the Ixian winner's casualties follow cyborg-losses' one-each reading
     sandmaster: SandmasterRecord | None = None
     rihani: RihaniRecord | None = None
     if audit_step(state, battle, any(leader == AUDITOR for leader, _, _ in killed), context):
@@ -445,7 +458,8 @@ def apply_resolution(
                 state.discard_from_plan(res.winner, slot, rule_id)
         if res.result is BattleResult.DECIDED and res.winner != withdrawing:
             traits = context.choice(TRAITS_QUESTION)
-            options = casualty_options(snapshot, battle, res.winner, traits)
+            reading = context.choice(CYBORG_LOSSES_QUESTION)
+            options = casualty_options(snapshot, battle, res.winner, traits, reading)
             if len(options) == 1:
                 loss = options[0]
                 owner = dialed_forces_of(snapshot, battle, res.winner)
@@ -461,6 +475,10 @@ def apply_resolution(
                 needed.add(DecisionType.BATTLE_CASUALTIES.value)
                 dialed = dialed_forces(snapshot, battle, res.winner, traits)
                 kept_traits = traits if dialed.traits_of != dialed.owner else None
+                dialed_here = forces_in(snapshot, dialed.owner, battle.territory)
+                one_each = cyborg_losses_one_each(
+                    dialed.traits_of, dialed_here.elite, battle.plans[res.winner].dial_halves, reading
+                )
             occupy_winner_losses(state, snapshot, battle, res.winner, context)
         if special_karama_step(snapshot, state, res.winner, res.loser):
             needed.add(DecisionType.MORITANI_SPECIAL_KARAMA.value)
@@ -581,6 +599,8 @@ def apply_resolution(
     )
     if kept_traits is not None:  # the casualty options follow it, whatever a later request reads
         state.update_resolution(dialed_traits=kept_traits)
+    if one_each:  # the casualties decision's options follow the reading it opened under
+        state.update_resolution(cyborg_losses=ONE_EACH)
     # the Face Dancer question reads the resolution just recorded (whether other steps precede it)
     if face_dancer_step(state):
         state.schedule_step(DecisionType.FACE_DANCER_REVEAL.value)
@@ -674,7 +694,6 @@ def duke_capture_open(snapshot: Snapshot, battle: Battle, res: Resolution) -> bo
 
 DECLARED = RuleModule(
     implements={
-        "cyborg-losses": ("as-dialed",),
         SUK_OCCUPY_QUESTION: ("own-forces-only", "side-dialed-losses"),
         TRAITOR_CHEAP_HERO_QUESTION: ("discarded", "may-keep"),
         TRAITOR_KH_QUESTION: ("used", "not-used"),
