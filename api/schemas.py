@@ -438,6 +438,12 @@ class ResolutionSchema(Schema):
         "the forces a side that lost with its Diplomat may still retreat, kept while its diplomat-retreat "
         "step is to come",
     )
+    retreat_ally_dialed = StrictBoolean(
+        metadata={
+            "description": "kept with retreat_left when the losing side was Ecaz dialing its ally's forces under "
+            "Occupy: none of Ecaz's own forces were dialed, so any of them may retreat (default false)"
+        }
+    )
     dialed_traits = Choice(
         ["ordinary-forces"],
         metadata={

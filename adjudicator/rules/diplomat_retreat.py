@@ -97,14 +97,22 @@ def _own_forces(snapshot: Snapshot, battle: Battle, faction: str) -> tuple[int, 
     return sum(s.regular for s in stacks), sum(s.elite for s in stacks)
 
 
+def ally_dialed(snapshot: Snapshot, battle: Battle, faction: str) -> bool:
+    """Whether the side dialed its ally's forces (Ecaz under Occupy). Once the battle is resolved the
+    ally's forces are gone from the territory, so the resolution keeps it (`retreat_ally_dialed`)."""
+    if battle.resolution is not None:
+        return bool(battle.resolution.retreat_ally_dialed)
+    return dialed_forces_of(snapshot, battle, faction) != faction
+
+
 @rule("skills.diplomat.retreat")
 def retreat_moves(snapshot: Snapshot, battle: Battle, faction: str, most: int) -> list[tuple[int, int]]:
     regular, elite = _own_forces(snapshot, battle, faction)
     # Ecaz fighting beside its ally under Occupy dials the ally's forces: none of its own were dialed
     dialed = (
-        dialed_sets(snapshot, battle, faction, ALLY_TRAITS)  # its own forces: no reading changes them
-        if dialed_forces_of(snapshot, battle, faction) == faction
-        else [{"regular": 0, "elite": 0}]
+        [{"regular": 0, "elite": 0}]
+        if ally_dialed(snapshot, battle, faction)
+        else dialed_sets(snapshot, battle, faction, ALLY_TRAITS)  # its own forces: no reading changes them
     )
     return [
         (r, e)

@@ -872,6 +872,16 @@ class BattleChecks(Checker):
                 "record-out-of-step", "retreat_left is kept exactly while the diplomat-retreat step remains", *where
             )
             return
+        if resolution.retreat_ally_dialed and (
+            resolution.retreat_left is None or resolution.loser != FactionId.ECAZ.value
+        ):
+            self.add(
+                "record-out-of-step",
+                "retreat_ally_dialed is kept only with retreat_left, for Ecaz losing beside its ally",
+                "battle",
+                "resolution",
+                "retreat_ally_dialed",
+            )
         if resolution.retreat_left is None:
             return
         plan = battle.plans.get(resolution.loser or "")

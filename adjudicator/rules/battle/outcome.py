@@ -38,7 +38,7 @@ from adjudicator.rules.battle.plans import ALLY_TRAITS, TRAITS_QUESTION, dialed_
 from adjudicator.rules.battle.resolution import Resolution, Side, _leader_strength, _survives
 from adjudicator.rules.battle.sectors import battle_sectors, loser_loss_sectors
 from adjudicator.rules.cards import REINFORCEMENTS, can_retain_battle_card
-from adjudicator.rules.diplomat_retreat import retreat_offer
+from adjudicator.rules.diplomat_retreat import ally_dialed, retreat_offer
 from adjudicator.rules.ecaz import ambassadors_return_to_ecaz
 from adjudicator.rules.ghola import CAPTURE_QUESTION as GHOLA_CAPTURE_QUESTION
 from adjudicator.rules.ghola import DEATH_QUESTION as GHOLA_DEATH_QUESTION
@@ -595,6 +595,7 @@ def apply_resolution(
         withdrawing=withdrawing,
         reinforcing=reinforcing,
         retreat_left=retreat_left,
+        retreat_ally_dialed=bool(retreat_left) and res.loser is not None and ally_dialed(snapshot, battle, res.loser),
         suk_rescue=suk_rescue,
     )
     if kept_traits is not None:  # the casualty options follow it, whatever a later request reads
