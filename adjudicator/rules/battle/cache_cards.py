@@ -29,7 +29,9 @@ from adjudicator.core.rulebook import DecisionKind, RuleModule
 from adjudicator.core.rulings import answers, illegal, resolved, ruled
 from adjudicator.core.snapshot import Decision, LeaderState, Snapshot
 from adjudicator.core.tracing import Trace, rule
-from adjudicator.core.vocabulary import DUKE, ActionType, DecisionType, DukeStatus, LeaderStatus
+from adjudicator.core.vocabulary import DUKE, ActionType, DecisionType, DukeStatus, FactionId, LeaderStatus
+from adjudicator.rules.ghola import DEATH_QUESTION as GHOLA_DEATH_QUESTION
+from adjudicator.rules.ghola import ghola_dies, gholas_at_hand, is_ghola
 from adjudicator.rules.state import NextSnapshot, finish
 
 WINDOW = DecisionType.PRE_BATTLE_CARDS.value
@@ -81,6 +83,8 @@ def held_leaders(snapshot: Snapshot, faction: str, territory: str) -> list[str]:
             captives.append(DUKE)
     elif duke is not None and duke.status is DukeStatus.CAPTURED and duke.by == faction:
         captives.append(DUKE)
+    if faction == FactionId.TLEILAXU.value:  # the foreign gholas serving them are theirs to play
+        captives += gholas_at_hand(((f, entry.leaders) for f, entry in snapshot.factions.items()), territory)
     return captives
 
 
@@ -166,8 +170,8 @@ def no_leader_to_take() -> Violation:
 
 
 @rule("richese.residual-poison.no-spice")
-def poisoned(state: NextSnapshot, leader: str) -> None:
-    state.leader_to_tanks(leader, "richese.residual-poison.no-spice")
+def poisoned(state: NextSnapshot, leader: str, keep_ghola: bool = False) -> None:
+    state.leader_to_tanks(leader, "richese.residual-poison.no-spice", keep_ghola)
 
 
 @rule("richese.sapho.aggressor")
@@ -206,7 +210,8 @@ def answer_window(snapshot: Snapshot, action: Action, context: Context, trace: T
         if not pool:  # a window opened under the other reading of residual-poison-pool
             return illegal(snapshot, [no_leader_to_take()], trace, context)
         leader = draw_victim(pool, snapshot.seed, snapshot.turn, battle.territory)
-        poisoned(state, leader)
+        # a ghola taken goes to the Tanks as question ghola-death reads it
+        poisoned(state, leader, is_ghola(snapshot, leader) and ghola_dies(context.choice(GHOLA_DEATH_QUESTION)))
         summary = {"pre_battle_cards": {"residual_poison": {"by": player, "leader": leader, "owner": opponent}}}
     else:
         become_aggressor(state, player)
