@@ -304,6 +304,18 @@ class MoritaniChecks(Checker):
                 if not leader.traitor_card:
                     self.add("no-traitor-card", f"{leader_id} has no Traitor card", *path)
                     continue
+                if leader.faction == moritani:
+                    self.add(
+                        "own-faction-assassinated",
+                        "Moritani assassinates an opposing faction's leader, never one of its own",
+                        *path,
+                    )
+                if leader_id in fs.called_traitors:
+                    self.add(
+                        "traitor-in-two-places",
+                        f"the Traitor card of {leader_id} was revealed to assassinate: it was not also called",
+                        *path,
+                    )
                 if leader.faction in seen:
                     self.add(
                         "assassinated-faction-twice",
