@@ -589,7 +589,7 @@ def stone_burner_choices(wire: dict[str, Any], rng: random.Random) -> None:
     assert frozen.battle is not None
     named: dict[str, dict[str, int]] = {}
     for faction in sorted(plans):
-        ways = dialed_sets(frozen, frozen.battle, faction)
+        ways = dialed_sets(frozen, frozen.battle, faction, ALLY_TRAITS)
         if len(ways) > 1:
             fewest = min(w["regular"] + w["elite"] for w in ways)
             named[faction] = rng.choice([w for w in ways if w["regular"] + w["elite"] == fewest])
