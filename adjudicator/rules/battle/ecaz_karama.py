@@ -8,7 +8,8 @@ once the plans are revealed, as it lists traitor calls; under `with-plan` the pl
 the resolution read Ecaz's hand for any viewer. `resolve-battle` adds the difference as a line of
 Ecaz's quote, discards the card and spends the power (whoever wins, a traitor call included: the card
 was played). How the difference counts when Ecaz's disc is the smaller, a disc is missing or a Cheap
-Hero leads, or a leader dies follows three more questions.
+Hero leads, or a leader dies follows three more questions; beside a Stone Burner, whether it counts
+at all follows stone-burner-ecaz-karama (the opponent's Stone Burner is no weapon of Ecaz's plan).
 """
 
 from __future__ import annotations
@@ -20,7 +21,6 @@ from adjudicator.core.rulebook import RuleModule
 from adjudicator.core.snapshot import Battle, Plan, Snapshot, halves_to_number
 from adjudicator.core.tracing import rule
 from adjudicator.core.vocabulary import FactionId
-from adjudicator.rules.battle.plan_cards import stone_burner_player
 from adjudicator.rules.moritani.retention import usable_as_karama
 from adjudicator.rules.state import NextSnapshot
 
@@ -30,6 +30,7 @@ TIMING_QUESTION = "ecaz-special-karama-timing"
 WEAKER_QUESTION = "ecaz-special-karama-weaker-leader"
 NO_DISC_QUESTION = "ecaz-special-karama-missing-disc"
 KILLED_QUESTION = "ecaz-special-karama-killed-leader"
+BURNER_QUESTION = "stone-burner-ecaz-karama"
 
 Line = tuple[int, dict[str, object]]
 
@@ -120,17 +121,7 @@ def ecaz_karama_violations(snapshot: Snapshot, battle: Battle, context: Context)
                     "ecaz.special-karama.conditions",
                 )
             )
-    if found:
-        return found
-    if stone_burner_player(battle) is not None:
-        return [
-            Violation(
-                "not-implemented",
-                "this engine version does not adjudicate Ecaz's special Karama against a Stone Burner yet",
-                PATH if battle.ecaz_karama is not None else f"/snapshot/battle/plans/{ECAZ}/special_karama",
-            )
-        ]
-    return []
+    return found
 
 
 def _disc_halves(plan: Plan, opposing: Plan) -> int | None:
@@ -189,6 +180,17 @@ def ecaz_karama_lines(battle: Battle, faction: str, killed: dict[str, bool], con
     ]
 
 
+@rule("ecaz.special-karama.stone-burner")
+def burner_ecaz_karama_lines(battle: Battle, faction: str, killed: dict[str, bool], context: Context) -> list[Line]:
+    card = played_card(battle)
+    if faction != ECAZ or card is None:
+        return []
+    if context.choice(BURNER_QUESTION) == "difference-counts":
+        return ecaz_karama_lines(battle, faction, killed, context)
+    line = {"part": "ecaz-special-karama", "card": card, "value": 0, "rule": "ecaz.special-karama.stone-burner"}
+    return [(0, line)]
+
+
 @rule("ecaz.special-karama.spent")
 def spend_ecaz_karama(state: NextSnapshot, card: str) -> None:
     state.discard_from_hand(ECAZ, card)
@@ -204,5 +206,6 @@ DECLARED = RuleModule(
         WEAKER_QUESTION: ("absolute", "none-when-weaker"),
         NO_DISC_QUESTION: ("cheap-hero-zero", "leader-discs-only"),
         KILLED_QUESTION: ("discs-count", "surviving-discs"),
+        BURNER_QUESTION: ("nothing-added", "difference-counts"),
     },
 )

@@ -33,7 +33,7 @@ from adjudicator.rules.battle.card_effects import (
     stone_burner_lines,
     used_plan_cards,
 )
-from adjudicator.rules.battle.ecaz_karama import ecaz_karama_lines, played_card
+from adjudicator.rules.battle.ecaz_karama import burner_ecaz_karama_lines, ecaz_karama_lines, played_card
 from adjudicator.rules.battle.occupy import occupy_lines
 from adjudicator.rules.battle.plan_cards import stone_burner_player
 from adjudicator.rules.cards import (
@@ -363,10 +363,11 @@ def resolve(snapshot: Snapshot, battle: Battle, context: Context) -> Resolution:
             lines[faction] += several_bonuses(extra, context)
     for faction in sides if not burner else ():
         lines[faction] += occupy_lines(snapshot, battle, faction, context)
-    if played_card(battle) is not None and not burner:
+    if played_card(battle) is not None:  # under a Stone Burner its line follows stone-burner-ecaz-karama
         killed = {f: s.killed_by is not None for f, s in sides.items()}
+        karama_lines = burner_ecaz_karama_lines if burner else ecaz_karama_lines
         for faction in sides:
-            lines[faction] += ecaz_karama_lines(battle, faction, killed, context)
+            lines[faction] += karama_lines(battle, faction, killed, context)
     totals = {f: sum(halves for halves, _ in side_lines) for f, side_lines in lines.items()}
     quote = {f: [line for _, line in side_lines] for f, side_lines in lines.items()}
     winner, loser = higher_total_wins(aggressor, defender, totals)
