@@ -837,7 +837,7 @@ class BattleChecks(Checker):
         if resolution.dialed_traits is None:
             return
         winner = resolution.winner
-        dials_ally = winner is not None and dialed_forces_of(self.s, battle, winner) != winner
+        dials_ally = winner in self.s.factions and dialed_forces_of(self.s, battle, str(winner)) != winner
         if not dials_ally or DecisionType.BATTLE_CASUALTIES not in resolution.steps:
             self.add(
                 "record-out-of-step",
