@@ -19,13 +19,17 @@ from adjudicator.core.snapshot import Snapshot
 from adjudicator.core.tracing import Trace
 from adjudicator.core.vocabulary import ActionType, BattleResult, DecisionType, FactionId
 from adjudicator.rules.battle.card_effects import (
+    HARASS_OCCUPY_QUESTION,
     names_dialed_forces,
     names_reserve_forces,
+    partner_withdraws,
     pay_reinforcements,
     reinforcements_options,
     withdraw_chosen,
+    withdraw_occupying_ecaz,
     withdrawal_options,
 )
+from adjudicator.rules.battle.occupy import occupy_partner, occupy_side_loses, occupy_winner_losses
 from adjudicator.rules.battle.outcome import lose_dialed, loser_loses_everything
 from adjudicator.rules.battle.plans import dialed_forces_of, forces_in
 from adjudicator.rules.battle.sectors import battle_sectors, loser_loss_sectors
@@ -61,17 +65,27 @@ def choose_withdrawal(snapshot: Snapshot, action: Action, context: Context, trac
             "/snapshot/battle/resolution/withdrawing",
         )
         return illegal(snapshot, [problem], trace, context)
-    withdraw_chosen(state, names_dialed_forces(faction), territory, covered, regular, elite)
+    owner = dialed_forces_of(snapshot, battle, names_dialed_forces(faction))  # its ally's under Occupy
+    withdraw_chosen(state, owner, territory, covered, regular, elite)
+    occupied = occupy_partner(snapshot, battle, faction) is not None
+    ecaz_withdraws = occupied and partner_withdraws(context.choice(HARASS_OCCUPY_QUESTION))
+    if ecaz_withdraws:  # Ecaz's forces beside its ally's waited for the ally's choice
+        withdraw_occupying_ecaz(state, territory, covered)
     if resolution.result == BattleResult.EXPLOSION:
         state.forces_to_tanks(faction, territory, "battle.explosion.lasgun-shield")
     elif faction == resolution.loser:
         loser_loses_everything(state, faction, territory, loser_loss_sectors(snapshot, faction, context))
+        partner = occupy_partner(snapshot, battle, faction)
+        if partner is not None:  # the partner's forces waited with the loser's (outcome.apply_resolution)
+            occupy_side_loses(state, partner, territory, loser_loss_sectors(snapshot, partner, context))
     elif faction == resolution.winner and resolution.result == BattleResult.DECIDED:
         elite_lost, suk_rescue = lose_dialed(snapshot, state, faction, territory, regular, elite, covered, context)
+        if not ecaz_withdraws:
+            occupy_winner_losses(state, snapshot, battle, faction, context)
         if suk_rescue is not None:
             state.update_resolution(suk_rescue=suk_rescue)
             state.schedule_step(DecisionType.SUK_GRADUATE_FORCES.value)
-        elif suboid_swap_offered(state, faction, territory, elite_lost):
+        elif suboid_swap_offered(state, owner, territory, elite_lost):
             state.update_resolution(cyborgs_lost=elite_lost)
             state.schedule_step(DecisionType.SUBOID_SWAP.value)
     state.clear_resolution("withdrawing")

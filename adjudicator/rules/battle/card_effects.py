@@ -17,7 +17,15 @@ from adjudicator.core.tracing import rule
 from adjudicator.core.vocabulary import BattleResult, FactionId
 from adjudicator.rules.battle.occupy import ECAZ, ROUNDING_QUESTION, occupy_added, occupy_partner
 from adjudicator.rules.battle.plan_cards import REINFORCEMENTS_COST, plan_slot_of, stone_burner_player
-from adjudicator.rules.battle.plans import ALLY_TRAITS, TRAITS_QUESTION, dialed_forces, forces_in, strength_halves
+from adjudicator.rules.battle.plans import (
+    ALLY_TRAITS,
+    ORDINARY_FORCES,
+    TRAITS_QUESTION,
+    dialed_forces,
+    dialed_forces_of,
+    forces_in,
+    strength_halves,
+)
 from adjudicator.rules.cards import HARASS_AND_WITHDRAW, MIRROR_WEAPON, REINFORCEMENTS, STONE_BURNER
 from adjudicator.rules.skills import face_up_skills, selected_skill, skills_on
 from adjudicator.rules.state import NextSnapshot
@@ -34,6 +42,7 @@ BURNER_REINFORCEMENTS_QUESTION = "stone-burner-reinforcements"
 BURNER_HARASS_QUESTION = "stone-burner-harass-and-withdraw"
 BURNER_OCCUPY_QUESTION = "stone-burner-occupy"
 MIRROR_BURNER_QUESTION = "mirror-weapon-stone-burner"
+HARASS_OCCUPY_QUESTION = "harass-and-withdraw-occupy"
 BURNER_CAUSE = "battle.card.stone-burner"
 
 QuoteLine = tuple[int, dict[str, Any]]
@@ -396,13 +405,41 @@ def harass_before_explosion(choice: str) -> bool:
 
 
 def withdraw(
-    state: NextSnapshot, snapshot: Snapshot, battle: Battle, faction: str, sectors: frozenset[int] | None
+    state: NextSnapshot,
+    snapshot: Snapshot,
+    battle: Battle,
+    faction: str,
+    sectors: frozenset[int] | None,
+    context: Context,
 ) -> None:
-    # Harass and Withdraw beside Occupy is not modelled (unmodelled_plan_cards): the side dials its own
-    (dialed,) = burner_dialed_sets(
-        snapshot, battle, faction, ALLY_TRAITS
-    )  # a choice left is the side's (withdrawal_chosen)
-    withdraw_chosen(state, faction, battle.territory, sectors, dialed["regular"], dialed["elite"])
+    """The side's undialed forces go back to the reserves of the faction whose forces it dialed (its
+    ally's when Ecaz fights under Occupy, the dial then read as occupy-dialed-force-traits reads)."""
+    owner = dialed_forces_of(snapshot, battle, faction)
+    traits = ALLY_TRAITS if owner == faction else context.choice(TRAITS_QUESTION)
+    (dialed,) = burner_dialed_sets(snapshot, battle, faction, traits)  # a choice left is the side's
+    withdraw_chosen(state, owner, battle.territory, sectors, dialed["regular"], dialed["elite"])
+
+
+def occupy_partner_withdraws(snapshot: Snapshot, battle: Battle, explosion: bool, context: Context) -> bool:
+    """Whether Ecaz's forces, none of them dialed, withdraw with the Harass and Withdraw of a side Ecaz
+    Occupies (question harass-and-withdraw-occupy; never outside such a battle)."""
+    for faction in (battle.aggressor, battle.defender):
+        harassing = card_in(battle.plans[faction], HARASS_AND_WITHDRAW) is not None
+        if explosion or not harassing or occupy_partner(snapshot, battle, faction) is None:
+            continue
+        if not harass_in_effect(battle, faction):
+            continue
+        return partner_withdraws(context.choice(HARASS_OCCUPY_QUESTION))
+    return False
+
+
+@rule("battle.card.harass-and-withdraw-occupy")
+def partner_withdraws(choice: str) -> bool:
+    return choice == "both-factions"
+
+
+def withdraw_occupying_ecaz(state: NextSnapshot, territory: str, sectors: frozenset[int] | None) -> None:
+    state.withdraw_undialed(ECAZ, territory, sectors, 0, 0, "battle.card.harass-and-withdraw-occupy")
 
 
 @rule("battle.card.harass-and-withdraw")
@@ -461,14 +498,27 @@ def plays_plan_cards(battle: Battle) -> bool:
 def unmodelled_plan_cards(snapshot: Snapshot, battle: Battle) -> list[tuple[str, str]]:
     """Compositions with these cards that would need a choice or a reading not modelled yet."""
     missing: list[tuple[str, str]] = []
-    combatants = (battle.aggressor, battle.defender)
-    for faction in combatants:
-        plan = battle.plans[faction]
-        path = f"/snapshot/battle/plans/{faction}"
-        harassing = card_in(plan, HARASS_AND_WITHDRAW) is not None
-        if harassing and occupy_partner(snapshot, battle, faction) is not None:
-            missing.append(("Harass and Withdraw in a battle Ecaz Occupies", path))
+    for faction in (battle.aggressor, battle.defender):
+        harassing = card_in(battle.plans[faction], HARASS_AND_WITHDRAW) is not None
+        occupied = harassing and occupy_partner(snapshot, battle, faction) is not None
+        if occupied and harass_in_effect(battle, faction) and occupy_harass_unmodelled(snapshot, battle, faction):
+            missing.append(("Harass and Withdraw in a battle Ecaz Occupies", f"/snapshot/battle/plans/{faction}"))
     return missing
+
+
+def occupy_harass_unmodelled(snapshot: Snapshot, battle: Battle, faction: str) -> bool:
+    """The parts of Harass and Withdraw beside Occupy not modelled yet: a Stone Burner, a battle a Lasgun
+    or a Mirror Weapon could end in an explosion, and Ecaz's dial of its ally's forces when it could be
+    made up in more than one way (or differently under the readings of occupy-dialed-force-traits)."""
+    plans = [battle.plans[f] for f in (battle.aggressor, battle.defender)]
+    if stone_burner_player(battle) is not None:
+        return True
+    if any(card_in(plan, kind) is not None for plan in plans for kind in ("lasgun", MIRROR_WEAPON)):
+        return True
+    if dialed_forces_of(snapshot, battle, faction) == faction:
+        return False
+    sets = dialed_sets(snapshot, battle, faction, ALLY_TRAITS)
+    return len(sets) > 1 or sets != dialed_sets(snapshot, battle, faction, ORDINARY_FORCES)
 
 
 DECLARED = RuleModule(
@@ -485,5 +535,6 @@ DECLARED = RuleModule(
         BURNER_HARASS_QUESTION: ("counted-then-withdrawn", "withdrawn-first"),
         BURNER_OCCUPY_QUESTION: ("occupy-half", "all-undialed"),
         MIRROR_BURNER_QUESTION: ("burner-choice-governs", "own-choice"),
+        HARASS_OCCUPY_QUESTION: ("dialing-faction", "both-factions"),
     },
 )

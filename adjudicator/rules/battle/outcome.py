@@ -25,11 +25,13 @@ from adjudicator.rules.battle.card_effects import (
     harass_before_explosion,
     harass_in_effect,
     names_dialed_forces,
+    occupy_partner_withdraws,
     pay_reinforcements,
     stone_burner_bounty,
     stone_burner_kills,
     stone_burner_kills_kwisatz_haderach,
     withdraw,
+    withdraw_occupying_ecaz,
     withdrawal_chosen,
 )
 from adjudicator.rules.battle.choam_share import CHOAM, SupportPayment, choam_portions, choam_share_in_play
@@ -280,6 +282,9 @@ def apply_resolution(
             killed.append((side.plan.leader, _leader_strength(snapshot, side), cause))
 
     paid: dict[str, int] = {}
+    # Ecaz's forces withdraw with its Occupy side's Harass and Withdraw (harass-and-withdraw-occupy):
+    # then none of them is lost to Occupy's share of a win or a loss
+    ecaz_withdraws = occupy_partner_withdraws(snapshot, battle, res.explosion, context)
     for caller in battle.traitor_calls:
         betrayed = battle.plans[battle.defender if caller == battle.aggressor else battle.aggressor].leader
         forfeit_by_traitor_call(snapshot, state, caller, betrayed)
@@ -293,7 +298,8 @@ def apply_resolution(
         strength = _leader_strength(snapshot, sides[res.loser])
         state.pay_from_bank(res.winner, strength, "battle.traitor.single", "traitor")
         paid[res.winner] = strength
-        occupy_winner_losses(state, snapshot, battle, res.winner, context, by_traitor=True)
+        if not ecaz_withdraws:
+            occupy_winner_losses(state, snapshot, battle, res.winner, context, by_traitor=True)
     elif res.result in (BattleResult.DOUBLE_TRAITOR, BattleResult.EXPLOSION):
         cause = (
             "battle.traitor.double" if res.result is BattleResult.DOUBLE_TRAITOR else "battle.explosion.lasgun-shield"
@@ -329,8 +335,10 @@ def apply_resolution(
             if withdrawal_chosen(snapshot, battle, faction):
                 withdrawing = names_dialed_forces(faction)
             else:
-                withdraw(state, snapshot, battle, faction, covered)
+                withdraw(state, snapshot, battle, faction, covered, context)
                 withdrawn.add(faction)
+    if ecaz_withdraws and (withdrawing is None or occupy_partner(snapshot, battle, withdrawing) is None):
+        withdraw_occupying_ecaz(state, territory, covered)  # else with the side's choice (choose-withdrawal)
     if res.explosion:
         for faction in sorted({s.faction for s in snapshot.forces if s.territory == territory} - {withdrawing}):
             counted = faction in (battle.aggressor, battle.defender) or not bystander_question_open(snapshot, faction)
@@ -479,7 +487,8 @@ def apply_resolution(
                 one_each = cyborg_losses_one_each(
                     dialed.traits_of, dialed_here.elite, battle.plans[res.winner].dial_halves, reading
                 )
-            occupy_winner_losses(state, snapshot, battle, res.winner, context)
+            if not ecaz_withdraws:
+                occupy_winner_losses(state, snapshot, battle, res.winner, context)
         if special_karama_step(snapshot, state, res.winner, res.loser):
             needed.add(DecisionType.MORITANI_SPECIAL_KARAMA.value)
         remaining = state.cards_in_plan(res.winner, WINNER_SLOTS)
