@@ -22,6 +22,8 @@ from adjudicator.core.decisions import (
     SpecialKaramaDecision,
     TerrorPlacement,
 )
+from adjudicator.core.records import Resolution
+from adjudicator.core.snapshot import Decision
 from adjudicator.core.vocabulary import DecisionType, FactionId, Phase
 from adjudicator.rules.cards import can_retain_battle_card
 from adjudicator.rules.moritani.assassination import assassination_cards
@@ -237,24 +239,28 @@ class MoritaniChecks(Checker):
         if decider is not None and decider.ally != FactionId.MORITANI:
             self.add("not-moritani-ally", f"{decision.player} is not Moritani's ally", "pending", "player")
 
+    def moritani_loss_step(self, decision: Decision, waiting: str, power: str) -> Resolution | None:
+        """The resolution of a battle Moritani lost whose next cleanup step is this decision, asked of
+        Moritani; `None` (with the problem added) otherwise."""
+        battle = self.s.battle
+        resolution = battle.resolution if battle is not None else None
+        steps = list(resolution.steps) if resolution is not None else []
+        if resolution is None or not steps or steps[0] != decision.type or resolution.loser != "moritani":
+            self.add("decision-out-of-step", f"no battle Moritani lost is waiting for {waiting}", "pending", "type")
+            return None
+        if decision.player != FactionId.MORITANI:
+            self.add("wrong-decider", f"{power} is Moritani's", "pending", "player")
+            return None
+        return resolution
+
     # -- Moritani's advanced special Karama ---------------------------------------------------------
     def special_karama_decision(self) -> None:
         """The special Karama opens after a battle Moritani lost; its cards are the rules' own lists."""
         decision = self.s.pending
         assert decision is not None
         battle = self.s.battle
-        resolution = battle.resolution if battle is not None else None
-        steps = list(resolution.steps) if resolution is not None else []
-        if resolution is None or not steps or steps[0] != decision.type or resolution.loser != "moritani":
-            self.add(
-                "decision-out-of-step",
-                "no battle Moritani lost is waiting for its special Karama",
-                "pending",
-                "type",
-            )
-        elif decision.player != FactionId.MORITANI:
-            self.add("wrong-decider", "the special Karama is Moritani's", "pending", "player")
-        else:
+        resolution = self.moritani_loss_step(decision, "its special Karama", "the special Karama")
+        if resolution is not None:
             moritani = self.s.factions.get(FactionId.MORITANI.value)
             winner_plan = battle.plans.get(str(resolution.winner)) if battle is not None else None
             in_plan = set(forceable_cards(self.s, str(resolution.winner))) if winner_plan else set()
@@ -334,19 +340,8 @@ class MoritaniChecks(Checker):
         """Assassinate Leaders opens after a battle Moritani lost; its cards are the rule's own list."""
         decision = self.s.pending
         assert decision is not None
-        battle = self.s.battle
-        resolution = battle.resolution if battle is not None else None
-        steps = list(resolution.steps) if resolution is not None else []
-        if resolution is None or not steps or steps[0] != decision.type or resolution.loser != "moritani":
-            self.add(
-                "decision-out-of-step",
-                "no battle Moritani lost is waiting for its Assassinate Leaders",
-                "pending",
-                "type",
-            )
-        elif decision.player != FactionId.MORITANI:
-            self.add("wrong-decider", "Assassinate Leaders is Moritani's", "pending", "player")
-        elif list(decision.as_(AssassinationDecision).eligible) != assassination_cards(self.s):
+        resolution = self.moritani_loss_step(decision, "its Assassinate Leaders", "Assassinate Leaders")
+        if resolution is not None and list(decision.as_(AssassinationDecision).eligible) != assassination_cards(self.s):
             self.add(
                 "decision-mismatch",
                 "'eligible' must be the Traitor cards Moritani could reveal against the winner",
