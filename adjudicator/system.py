@@ -14,6 +14,7 @@ from adjudicator.core.registers import Registers
 from adjudicator.core.rulebook import Rulebook
 from adjudicator.rules import (
     auditor,
+    bribes,
     cards,
     choam,
     diplomat_retreat,
@@ -102,6 +103,7 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     special,
     extortion,
     karama,
+    bribes,
     duke_vidal,
     harkonnen,
     tleilaxu,

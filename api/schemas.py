@@ -182,6 +182,10 @@ class FactionSchema(Schema):
         validate=validate.Length(max=3),
         metadata={"description": "Tleilaxu only: Face Dancers revealed since the last redraw (public)"},
     )
+    bribe_spice = count_field(
+        10000,
+        "spice given to it as bribes, waiting in front of its shield until the Mentat Pause (public; default 0)",
+    )
     banker_gains = fields.List(
         fields.String(validate=validate.OneOf([p.value for p in Phase])),
         validate=validate.Length(max=len(Phase)),

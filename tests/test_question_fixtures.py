@@ -42,7 +42,6 @@ SCENARIOS = load_scenarios()
 
 # Questions no request can reach, each with the reason; every other question must be reached.
 LATENT: Mapping[str, str] = {
-    "extortion-bribe-order": "bribes waiting in front of a shield are not part of the snapshot",
     "caladan-battle-bonus": "homeworld battles are answered not-implemented",
     "salusa-two-sardaukar": "homeworld battles are answered not-implemented",
     "sapho-battle-order": "no request offers Juice of Sapho as the Battle phase begins",

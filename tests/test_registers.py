@@ -194,6 +194,8 @@ def test_sources_are_the_contract_ids() -> None:
         "gf9-cards",
         # added after the first design: the printed faction sheets, where the Tleilaxu Face Dancers are described
         "gf9-faction-sheets",
+        # the publisher's earlier Q&A, where bribe spice is collected at the start of the Mentat Pause
+        "gf9-qa-early",
     }
     assert REGS.sources["gf9-ecaz-moritani-supplied-pdf"].page_kind is PageKind.PHYSICAL
 

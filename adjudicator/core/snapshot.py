@@ -147,6 +147,7 @@ class FactionState:
     face_dancers: tuple[str, ...] = ()  # Tleilaxu: unrevealed Face Dancers (leader ids; secret)
     revealed_face_dancers: tuple[str, ...] = ()  # Tleilaxu: Face Dancers revealed since the last redraw
     called_traitors: tuple[str, ...] = ()  # its Traitor cards already called in a battle (public)
+    bribe_spice: int = 0  # spice given to it as bribes, waiting in front of its shield (public)
     banker_gains: tuple[str, ...] = ()  # the phases of this turn its Spice Banker gained 1 (public)
     bureaucrat_uses: tuple[str, ...] = ()  # the phases of this turn its face-up Bureaucrat acted (public)
     assassinated: tuple[str, ...] = ()  # Moritani: Traitor cards revealed to assassinate (public)
@@ -170,6 +171,7 @@ class FactionState:
             face_dancers=tuple(raw.get("face_dancers", ())),
             revealed_face_dancers=tuple(raw.get("revealed_face_dancers", ())),
             called_traitors=tuple(raw.get("called_traitors", ())),
+            bribe_spice=int(raw.get("bribe_spice", 0)),
             banker_gains=tuple(raw.get("banker_gains", ())),
             bureaucrat_uses=tuple(raw.get("bureaucrat_uses", ())),
             assassinated=tuple(raw.get("assassinated", ())),
@@ -198,6 +200,8 @@ class FactionState:
             out["revealed_face_dancers"] = list(self.revealed_face_dancers)
         if self.called_traitors:
             out["called_traitors"] = list(self.called_traitors)
+        if self.bribe_spice:
+            out["bribe_spice"] = self.bribe_spice
         if self.banker_gains:
             out["banker_gains"] = list(self.banker_gains)
         if self.bureaucrat_uses:

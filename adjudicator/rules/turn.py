@@ -1,9 +1,10 @@
 """The end of a turn (after the Mentat Pause): what this engine models of the turn-end cleanup.
 
 Leaders that fought this turn return to their pools, the Kwisatz Haderach may join a battle again,
-and a Duke Vidal that Moritani took but did not use is set aside (E3 p.9). Where an unused loaned
-Duke goes is the register's question duke-loan-expiry: `unresolved` with both outcomes unless the
-request chooses. The next turn starts in the Storm phase.
+and a Duke Vidal that Moritani took but did not use is set aside (E3 p.9). Bribe spice that a Mentat
+Pause never started (no Terror in the game) left in front of a shield is collected as the Pause
+closes. Where an unused loaned Duke goes is the register's question duke-loan-expiry: `unresolved`
+with both outcomes unless the request chooses. The next turn starts in the Storm phase.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from adjudicator.core.rulings import found, resolved, ruled, unresolved
 from adjudicator.core.snapshot import Snapshot
 from adjudicator.core.tracing import Trace, rule
 from adjudicator.core.vocabulary import ActionType, DukeStatus, Evidence, FactionId, LeaderStatus, Phase
+from adjudicator.rules.bribes import bribes_waiting, collect_bribes
 from adjudicator.rules.harkonnen import LOAN_EXPIRY_QUESTION
 from adjudicator.rules.moritani.assassination import awaiting_redraw, redraw_traitors, redraw_violation
 from adjudicator.rules.skill_steps import banker_collects
@@ -92,6 +94,8 @@ def _turn_end(snapshot: Snapshot, loan_choice: str | None, context: Context) -> 
     """The end of the turn's outcome; `loan_choice` answers duke-loan-expiry when a loan lapses."""
     state = NextSnapshot(snapshot)
     state.clear_mentat_pause()
+    if bribes_waiting(snapshot):
+        collect_bribes(state)
     banker_collects(snapshot, state, context)
     state.clear_bureaucrat_uses()
     returned = leaders_return(state)

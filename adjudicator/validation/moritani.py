@@ -3,9 +3,10 @@ played card and its advanced special Karama.
 
 Checks the six Terror tokens (known kinds, one place each, placed ones in the strongholds the
 extortion rules allow, one per stronghold), the Extortion record and its payer queue, the Mentat
-Pause's steps and open decision, the retention decision and its Karama window against the battle's
-retention record, and the special Karama decision. The strongholds, the token kinds, the amounts,
-which cards could be kept and which cards are Karama cards are asked of the Moritani rule modules.
+Pause's steps and open decision and the bribe spice it leaves waiting, the retention decision and
+its Karama window against the battle's retention record, and the special Karama decision. The
+strongholds, the token kinds, the amounts, which cards could be kept and which cards are Karama
+cards are asked of the Moritani rule modules.
 """
 
 from __future__ import annotations
@@ -27,7 +28,13 @@ from adjudicator.core.snapshot import Decision
 from adjudicator.core.vocabulary import DecisionType, FactionId, Phase
 from adjudicator.rules.cards import can_retain_battle_card
 from adjudicator.rules.moritani.assassination import assassination_cards
-from adjudicator.rules.moritani.extortion import BANK_CREDIT, PAYMENT, TERROR_KINDS, terror_strongholds
+from adjudicator.rules.moritani.extortion import (
+    BANK_CREDIT,
+    PAYMENT,
+    TERROR_KINDS,
+    bribes_may_wait,
+    terror_strongholds,
+)
 from adjudicator.rules.moritani.special import forceable_cards, special_karama_cards
 from adjudicator.validation.base import Checker
 
@@ -147,6 +154,16 @@ class MoritaniChecks(Checker):
             self.add("invalid-mentat", "a payment window needs the Extortion record", "mentat", "steps")
         if steps and pending is None:
             self.add("mentat-stalled", "the Mentat Pause has steps left but no open decision", "pending")
+        if not bribes_may_wait(mentat):
+            for fid, fs in self.s.factions.items():
+                if fs.bribe_spice:
+                    self.add(
+                        "record-out-of-step",
+                        "a Mentat Pause under way collected the bribes, or collects them as its payment window closes",
+                        "factions",
+                        fid,
+                        "bribe_spice",
+                    )
         if pending is not None and decision_in_phase and pending.type in _MENTAT_STEPS:
             if not steps or steps[0] != pending.type:
                 self.add(

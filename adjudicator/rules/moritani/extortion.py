@@ -7,7 +7,10 @@ In the Mentat Pause (`start-mentat-pause`) Moritani collects those 5, once; then
 in this turn's storm order, each paying Moritani 3 or declining; one payment keeps the token out of
 play, and if everyone declines it goes back to Moritani's hidden supply under a new public id. Moritani
 also places or moves one Terror token during the Mentat Pause; which of the two comes first is the
-register's open question extortion-mentat-order.
+register's open question extortion-mentat-order. Bribe spice waiting in front of a shield (rules/bribes.py)
+is collected as the Pause starts, before the payment window, or, under question extortion-bribe-order's
+payment-first, as the window closes; bribe spice still waiting while the Pause is under way is that
+reading's, so a later step needs no record of it.
 
 Token ids are public handles (`terror-1`, ...); a token's `kind` is known only to Moritani until it is
 revealed. The payer queue is fixed when the payment window opens and kept in the record with the
@@ -40,6 +43,7 @@ from adjudicator.core.vocabulary import (
     Phase,
     TerritoryType,
 )
+from adjudicator.rules.bribes import bribes_waiting, collect_bribes
 from adjudicator.rules.skill_steps import banker_collects_at_pause_start
 from adjudicator.rules.state import NextSnapshot
 
@@ -51,6 +55,7 @@ TERROR_KINDS = ("assassination", "atomics", "extortion", "robbery", "sabotage", 
 ORDER_QUESTION = "extortion-mentat-order"
 SELF_QUESTION = "extortion-self-payment"
 ALLY_QUESTION = "extortion-ally-payer"
+BRIBE_QUESTION = "extortion-bribe-order"
 
 PLACEMENT_STEP = DecisionType.TERROR_PLACEMENT.value
 PAYMENT_STEP = DecisionType.EXTORTION_PAYMENT.value
@@ -152,6 +157,38 @@ def mentat_order(choice: str) -> list[str]:
     return [PLACEMENT_STEP, PAYMENT_STEP] if choice == "placement-first" else [PAYMENT_STEP, PLACEMENT_STEP]
 
 
+@rule("extortion.bribe-order")
+def bribes_before_window(choice: str | None) -> bool:
+    # choice: the question's reading; None where no faction the window asks has bribe spice waiting
+    return choice is None or choice == "bribes-first"
+
+
+def _collects_bribes_first(snapshot: Snapshot, interpretations: Mapping[str, str]) -> bool:
+    """Whether start-mentat-pause collects the waiting bribes. The question arises when the payment
+    window is still to open and a faction it will ask has bribe spice waiting; public facts alone
+    decide that, since whether the faction could pay without the bribe shows its hidden spice."""
+    record = snapshot.extortion
+    if record is None or record.payers is not None:
+        return True
+    waiting = bribes_waiting(snapshot)
+    if any(faction in waiting for faction in payer_queue(snapshot, interpretations)):
+        return bribes_before_window(choice_of(interpretations, BRIBE_QUESTION))
+    return bribes_before_window(None)
+
+
+def bribes_may_wait(pause: MentatPause | None) -> bool:
+    """Bribe spice still waits in front of a shield before the Mentat Pause starts and, once it has,
+    only ahead of its payment window (payment-first)."""
+    return pause is None or PAYMENT_STEP in pause.steps
+
+
+def _window_closed(state: NextSnapshot) -> None:
+    """Bribe spice that waited through the payment window (payment-first) is collected as it closes."""
+    if any(held.bribe_spice for held in map(state.faction_state, state.faction_ids)):
+        bribes_before_window("payment-first")  # bribes left waiting show the Pause began under it
+        collect_bribes(state)
+
+
 def _stronghold_ids() -> list[str]:
     return sorted(
         t.id
@@ -239,6 +276,7 @@ def open_mentat_step(
                 return _payment_decision(record)
             if record is not None:
                 recover_token(state, snapshot.seed, snapshot.turn)
+                _window_closed(state)
         elif step == PLACEMENT_STEP:
             terror = state.terror
             if _can_place(snapshot, terror):
@@ -259,6 +297,9 @@ def _placement_decision(terror: Terror | None) -> dict[str, Any]:
 def _start(snapshot: Snapshot, interpretations: Mapping[str, str]) -> tuple[NextSnapshot, dict[str, Any]]:
     state = NextSnapshot(snapshot)
     banker_collects_at_pause_start(snapshot, state, interpretations)
+    bribes: dict[str, int] = {}
+    if bribes_waiting(snapshot) and _collects_bribes_first(snapshot, interpretations):
+        bribes = collect_bribes(state)
     record = snapshot.extortion
     collected = 0
     if record is not None and not record.collected:
@@ -278,7 +319,7 @@ def _start(snapshot: Snapshot, interpretations: Mapping[str, str]) -> tuple[Next
     pause = MentatPause(tuple(steps))
     state.set_mentat(pause if order is None else pause.with_(order=order))
     state.set_pending(open_mentat_step(snapshot, state, interpretations))
-    summary = {"mentat": {"extortion_collected": collected}}
+    summary = {"mentat": {"extortion_collected": collected, "bribes_collected": bribes}}
     return state, summary
 
 
@@ -300,20 +341,22 @@ def _pause_can_start(snapshot: Snapshot, action: Action) -> list[Violation]:
 def start_mentat_pause(snapshot: Snapshot, action: Action, context: Context, trace: Trace) -> Adjudication:
     try:
         state, summary = _start(snapshot, context.interpretations)
-    except InterpretationNeeded as needed:
-        alternatives = []
-        for choice in context.rulebook.implemented_choices(needed.question):
-            under = {**context.interpretations, needed.question: choice}
-            alt_state, alt_summary = _start(snapshot, under)
-            alternatives.append(
-                Alternative(
-                    MappingProxyType({needed.question: choice}),
-                    alt_state.outcome(alt_summary),
-                    Evidence.PROVISIONAL_ORDERING,
-                )
-            )
-        return unresolved(alternatives, trace, context)
+    except InterpretationNeeded:
+        return unresolved(_start_alternatives(snapshot, context, {}), trace, context)
     return _answer(snapshot, state, summary, trace, context)
+
+
+def _start_alternatives(snapshot: Snapshot, context: Context, chosen: dict[str, str]) -> list[Alternative]:
+    """One alternative per combination of the open questions the start reaches (the bribes' collection
+    and the Terror placement, each against the payment window)."""
+    try:
+        state, summary = _start(snapshot, {**context.interpretations, **chosen})
+    except InterpretationNeeded as needed:
+        found: list[Alternative] = []
+        for choice in context.rulebook.implemented_choices(needed.question):
+            found += _start_alternatives(snapshot, context, {**chosen, needed.question: choice})
+        return found
+    return [Alternative(MappingProxyType(chosen), state.outcome(summary), Evidence.PROVISIONAL_ORDERING)]
 
 
 def _answer(
@@ -351,6 +394,26 @@ def order_conflict(snapshot: Snapshot, interpretations: Mapping[str, str]) -> Vi
     )
 
 
+def bribe_order_conflict(snapshot: Snapshot, interpretations: Mapping[str, str]) -> Violation | None:
+    """Bribe spice still waiting in a Mentat Pause under way shows it began under payment-first."""
+    if snapshot.mentat is None or not bribes_waiting(snapshot):
+        return None
+    if interpretations.get(BRIBE_QUESTION) in (None, "payment-first"):
+        return None
+    return Violation(
+        "interpretation-mismatch",
+        "bribe spice still waits in this Mentat Pause, which began under 'payment-first'; a later step cannot"
+        " read it otherwise",
+        f"/interpretations/{BRIBE_QUESTION}",
+        "extortion.bribe-order",
+    )
+
+
+def _step_conflict(snapshot: Snapshot, interpretations: Mapping[str, str]) -> Violation | None:
+    """A later step of the Mentat Pause reads its open questions as the Pause began."""
+    return order_conflict(snapshot, interpretations) or bribe_order_conflict(snapshot, interpretations)
+
+
 def _payment_problem(snapshot: Snapshot, action: Action) -> Violation | None:
     pending = snapshot.pending
     if pending is None or pending.type != PAYMENT_STEP or snapshot.extortion is None:
@@ -372,7 +435,7 @@ def pay(state: NextSnapshot, payer: str) -> None:
 
 def _payment_answer(snapshot: Snapshot, action: Action, context: Context) -> list[Violation]:
     """The payment window asks this faction, under the order the Mentat Pause began with."""
-    problem = _payment_problem(snapshot, action) or order_conflict(snapshot, context.interpretations)
+    problem = _payment_problem(snapshot, action) or _step_conflict(snapshot, context.interpretations)
     return [] if problem is None else [problem]
 
 
@@ -389,6 +452,7 @@ def _can_pay(snapshot: Snapshot, action: Action) -> Violation | None:
 def pay_extortion(snapshot: Snapshot, action: Action, context: Context, trace: Trace) -> Adjudication:
     state = NextSnapshot(snapshot)
     pay(state, str(action.player))
+    _window_closed(state)
     state.mentat_step_done()
     state.set_pending(open_mentat_step(snapshot, state, context.interpretations))
     return _answer(snapshot, state, {"extortion": {"paid_by": action.player}}, trace, context)
@@ -436,7 +500,7 @@ def place_terror_token(snapshot: Snapshot, action: Action, context: Context, tra
         return illegal(
             snapshot, [Violation("no-such-decision", "no Terror placement is open", "/action/type")], trace, context
         )
-    problem = order_conflict(snapshot, context.interpretations)
+    problem = _step_conflict(snapshot, context.interpretations)
     if problem is not None:
         return illegal(snapshot, [problem], trace, context)
     offered = placement_options(snapshot, pending)
@@ -495,5 +559,6 @@ DECLARED = RuleModule(
         ORDER_QUESTION: ("placement-first", "recovery-first"),
         SELF_QUESTION: ("exclude-moritani", "include-moritani"),
         ALLY_QUESTION: ("include-ally", "exclude-ally"),
+        BRIBE_QUESTION: ("bribes-first", "payment-first"),
     },
 )

@@ -235,6 +235,12 @@ class MoritaniState(WorkingCopy):
         self.wire["factions"][faction]["spice"] += len(gains)
         return len(gains)
 
+    def collect_bribe_spice(self, faction: str) -> int:
+        """The spice waiting in front of the faction's shield goes behind it; how much."""
+        amount = int(self.wire["factions"][faction].pop("bribe_spice", 0))
+        self.wire["factions"][faction]["spice"] += amount
+        return amount
+
     def take_from_pile(self, territory: str, sector: int | None, amount: int) -> None:
         """Spice a faction takes off the pile in a territory's sector (an emptied pile leaves the board)."""
         piles = []
