@@ -62,7 +62,7 @@ def choose_withdrawal(snapshot: Snapshot, action: Action, context: Context, trac
     if faction == resolution.winner:
         state.clear_resolution("cyborg_losses")
     if resolution.result == BattleResult.EXPLOSION:  # the forces that waited on the choice are destroyed
-        for waiting in (owner, ECAZ) if ecaz_withdraws else (owner,):
+        for waiting in (owner, ECAZ) if occupied else (owner,):
             explosion_destroys(state, snapshot, battle, waiting, context)
     elif faction == resolution.loser:
         loser_loses_everything(state, faction, territory, loser_loss_sectors(snapshot, faction, context))

@@ -379,10 +379,12 @@ def apply_resolution(
             else:
                 withdraw(state, snapshot, battle, faction, covered, ways[0])
                 withdrawn.add(faction)
-    waiting: set[str] = set()  # the factions whose forces wait on the side's choice (choose-withdrawal)
+    # every force of the side that names its dialed forces waits on that choice (choose-withdrawal),
+    # Ecaz's beside its ally's too: whether Ecaz fights its ally's forces is read from the board
+    waiting: set[str] = set()
     if withdrawing is not None:
         waiting.add(dialed_forces_of(snapshot, battle, withdrawing))
-        if ecaz_withdraws and occupy_partner(snapshot, battle, withdrawing) is not None:
+        if occupy_partner(snapshot, battle, withdrawing) is not None:
             waiting.add(ECAZ)
     if ecaz_withdraws and ECAZ not in waiting:
         withdraw_occupying_ecaz(state, territory, covered)
