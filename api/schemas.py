@@ -451,8 +451,9 @@ class ResolutionSchema(Schema):
     dialed_traits = Choice(
         ["ordinary-forces"],
         metadata={
-            "description": "the reading of question occupy-dialed-force-traits the winner's casualties were "
-            "counted under, kept while its battle-casualties step is to come when Ecaz dialed its ally's forces"
+            "description": "the reading of question occupy-dialed-force-traits the winner's casualties, or "
+            "Ecaz's Harass and Withdraw ways, were counted under, kept while that battle-casualties or "
+            "harass-withdrawal step is to come when Ecaz dialed its ally's forces"
         },
     )
     suk_rescue = fields.Nested(
@@ -472,8 +473,9 @@ class ResolutionSchema(Schema):
     cyborg_losses = Choice(
         ["one-each"],
         metadata={
-            "description": "an Ixian winner's casualties chosen under the one-each reading of question "
-            "cyborg-losses, kept while its battle-casualties step is to come (absent: as dialed)"
+            "description": "an Ixian winner's casualties, or the dialed forces its Harass and Withdraw keeps, "
+            "chosen under the one-each reading of question cyborg-losses, kept while its battle-casualties or "
+            "harass-withdrawal step is to come (absent: as dialed)"
         },
     )
 

@@ -28,7 +28,7 @@ from adjudicator.core.decisions import (
 )
 from adjudicator.core.records import Resolution
 from adjudicator.core.snapshot import Battle
-from adjudicator.core.vocabulary import BattlePower, DecisionType, DukeStatus, FactionId, TerritoryType
+from adjudicator.core.vocabulary import BattlePower, BattleResult, DecisionType, DukeStatus, FactionId, TerritoryType
 from adjudicator.rules.auditor import PAYMENT_SCOPES, draw_cards, expected_audit
 from adjudicator.rules.battle.cache_cards import snapshot_playable
 from adjudicator.rules.battle.commands import ELEMENT_FIELDS, PRESCIENCE, VOICE, facing, voice_subjects
@@ -832,31 +832,40 @@ class BattleChecks(Checker):
             )
 
     def dialed_traits_record(self, battle: Battle, resolution: Resolution) -> None:
-        """`dialed_traits` is kept only while the battle-casualties step remains for a winner that is
-        Ecaz dialing its ally's forces under Occupy (question occupy-dialed-force-traits)."""
+        """`dialed_traits` is kept only while Ecaz, dialing its ally's forces under Occupy, is to choose
+        them: the winner's battle-casualties step, or the harass-withdrawal step of the side recorded as
+        `withdrawing` (question occupy-dialed-force-traits)."""
         if resolution.dialed_traits is None:
             return
-        winner = resolution.winner
-        dials_ally = winner in self.s.factions and dialed_forces_of(self.s, battle, str(winner)) != winner
-        if not dials_ally or DecisionType.BATTLE_CASUALTIES not in resolution.steps:
+
+        def dials_ally(side: str | None) -> bool:
+            return side in self.s.factions and dialed_forces_of(self.s, battle, str(side)) != side
+
+        casualties = DecisionType.BATTLE_CASUALTIES in resolution.steps and dials_ally(resolution.winner)
+        withdrawal = DecisionType.HARASS_WITHDRAWAL in resolution.steps and dials_ally(resolution.withdrawing)
+        if not (casualties or withdrawal):
             self.add(
                 "record-out-of-step",
-                "dialed_traits is kept only while the casualties of Ecaz dialing its ally's forces are to be chosen",
+                "dialed_traits is kept only while the casualties or the withdrawal of Ecaz dialing its ally's"
+                " forces are to be chosen",
                 "battle",
                 "resolution",
                 "dialed_traits",
             )
 
     def cyborg_losses_record(self, resolution: Resolution) -> None:
-        """`cyborg_losses` is kept only while the battle-casualties step of a winner losing Ixian forces
-        remains (question cyborg-losses, one-each)."""
+        """`cyborg_losses` is kept only while a winner losing Ixian forces is to choose them: its
+        battle-casualties step, or its own harass-withdrawal step (question cyborg-losses, one-each)."""
         if resolution.cyborg_losses is None:
             return
-        to_come = DecisionType.BATTLE_CASUALTIES in resolution.steps and self.ixian_forces_won(resolution)
-        if not to_come:
+        own_withdrawal = resolution.withdrawing == resolution.winner and resolution.result == BattleResult.DECIDED
+        withdrawal = DecisionType.HARASS_WITHDRAWAL in resolution.steps and own_withdrawal
+        to_come = DecisionType.BATTLE_CASUALTIES in resolution.steps or withdrawal
+        if not (to_come and self.ixian_forces_won(resolution)):
             self.add(
                 "record-out-of-step",
-                "cyborg_losses is kept only while the battle-casualties step of a winner losing Ixian forces remains",
+                "cyborg_losses is kept only while a winner losing Ixian forces is to choose them (battle-casualties,"
+                " or its harass-withdrawal)",
                 "battle",
                 "resolution",
                 "cyborg_losses",

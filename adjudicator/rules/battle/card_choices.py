@@ -1,7 +1,8 @@
 """The cleanup decisions the New Treachery Cards leave to their player: `harass-withdrawal`, where a
 side whose Harass and Withdraw leaves it more than one way to have made up its dial names the forces it
 dialed (the others go back to its reserves, then the losses that wait on the choice follow: the loser's
-remaining forces, the winner's dialed forces, or all of them in a Lasgun/Shield explosion), and
+remaining forces, the winner's dialed forces, or all of them in a Lasgun/Shield explosion; under
+Occupy, Ecaz's forces with them as harass-and-withdraw-occupy reads), and
 `reinforcements-forces`, where a side with regular and elite forces in reserve names the 3 that
 Reinforcements sends to the Tanks. Both open on the revealed plans, the board and the reserves, public
 facts."""
@@ -12,12 +13,12 @@ from typing import Any
 
 from adjudicator.core.action import Action, Context
 from adjudicator.core.decisions import ReinforcementsDecision, WithdrawalDecision, opened
-from adjudicator.core.results import Adjudication, Violation
+from adjudicator.core.results import Adjudication
 from adjudicator.core.rulebook import DecisionKind, RuleModule
-from adjudicator.core.rulings import answers, illegal, ruled
+from adjudicator.core.rulings import answers, ruled
 from adjudicator.core.snapshot import Snapshot
 from adjudicator.core.tracing import Trace
-from adjudicator.core.vocabulary import ActionType, BattleResult, DecisionType, FactionId
+from adjudicator.core.vocabulary import ActionType, BattleResult, DecisionType
 from adjudicator.rules.battle.card_effects import (
     HARASS_OCCUPY_QUESTION,
     names_dialed_forces,
@@ -27,26 +28,19 @@ from adjudicator.rules.battle.card_effects import (
     reinforcements_options,
     withdraw_chosen,
     withdraw_occupying_ecaz,
+)
+from adjudicator.rules.battle.occupy import ECAZ, occupy_partner, occupy_side_loses, occupy_winner_losses
+from adjudicator.rules.battle.outcome import (
+    casualty_traits,
+    explosion_destroys,
+    lose_dialed,
+    loser_loses_everything,
     withdrawal_options,
 )
-from adjudicator.rules.battle.occupy import occupy_partner, occupy_side_loses, occupy_winner_losses
-from adjudicator.rules.battle.outcome import lose_dialed, loser_loses_everything
-from adjudicator.rules.battle.plans import dialed_forces_of, forces_in
+from adjudicator.rules.battle.plans import dialed_forces_of
 from adjudicator.rules.battle.sectors import battle_sectors, loser_loss_sectors
-from adjudicator.rules.ixians import LOSSES_QUESTION as CYBORG_LOSSES_QUESTION
-from adjudicator.rules.ixians import ONE_EACH, suboid_swap_offered
+from adjudicator.rules.ixians import suboid_swap_offered
 from adjudicator.rules.state import NextSnapshot, finish
-
-
-def _one_each_over_cyborgs(snapshot: Snapshot, faction: str, context: Context) -> bool:
-    """An Ixian winner naming dialed forces with Cyborgs there, read under cyborg-losses one-each."""
-    battle = snapshot.battle
-    assert battle is not None and battle.resolution is not None
-    if faction != battle.resolution.winner or battle.resolution.result != BattleResult.DECIDED:
-        return False
-    owner = dialed_forces_of(snapshot, battle, faction)
-    cyborgs = owner == FactionId.IXIANS and forces_in(snapshot, owner, battle.territory).elite > 0
-    return cyborgs and context.choice(CYBORG_LOSSES_QUESTION) == ONE_EACH
 
 
 @ruled(answers(DecisionType.HARASS_WITHDRAWAL.value))
@@ -57,22 +51,19 @@ def choose_withdrawal(snapshot: Snapshot, action: Action, context: Context, trac
     faction, resolution = action.player, battle.resolution
     regular, elite = int(action.fields["regular"]), int(action.fields["elite"])
     territory, covered = battle.territory, battle_sectors(snapshot)
-    if _one_each_over_cyborgs(snapshot, faction, context):
-        what = "Harass and Withdraw over Ixian Cyborgs under cyborg-losses one-each"
-        problem = Violation(
-            "not-implemented",
-            f"this engine version does not adjudicate {what} yet",
-            "/snapshot/battle/resolution/withdrawing",
-        )
-        return illegal(snapshot, [problem], trace, context)
     owner = dialed_forces_of(snapshot, battle, names_dialed_forces(faction))  # its ally's under Occupy
     withdraw_chosen(state, owner, territory, covered, regular, elite)
     occupied = occupy_partner(snapshot, battle, faction) is not None
     ecaz_withdraws = occupied and partner_withdraws(context.choice(HARASS_OCCUPY_QUESTION))
     if ecaz_withdraws:  # Ecaz's forces beside its ally's waited for the ally's choice
         withdraw_occupying_ecaz(state, territory, covered)
-    if resolution.result == BattleResult.EXPLOSION:
-        state.forces_to_tanks(faction, territory, "battle.explosion.lasgun-shield")
+    if owner != faction:
+        state.clear_resolution("dialed_traits")  # the options' reading, kept while the choice was to come
+    if faction == resolution.winner:
+        state.clear_resolution("cyborg_losses")
+    if resolution.result == BattleResult.EXPLOSION:  # the forces that waited on the choice are destroyed
+        for waiting in (owner, ECAZ) if occupied else (owner,):
+            explosion_destroys(state, snapshot, battle, waiting, context)
     elif faction == resolution.loser:
         loser_loses_everything(state, faction, territory, loser_loss_sectors(snapshot, faction, context))
         partner = occupy_partner(snapshot, battle, faction)
@@ -100,11 +91,15 @@ def choose_withdrawal(snapshot: Snapshot, action: Action, context: Context, trac
 
 
 def withdrawal_decision_options(snapshot: Snapshot, decision: Any) -> list[dict[str, Any]]:
-    assert snapshot.battle is not None
-    return [
-        {"type": ActionType.CHOOSE_WITHDRAWAL.value, "player": decision.player, **option}
-        for option in withdrawal_options(snapshot, snapshot.battle, decision.player)
-    ]
+    """The ways listed under the readings the decision opened under, as the resolution keeps them."""
+    battle = snapshot.battle
+    assert battle is not None and battle.resolution is not None
+    resolution = battle.resolution
+    winner = resolution.winner if resolution.result == BattleResult.DECIDED else None
+    ways = withdrawal_options(
+        snapshot, battle, decision.player, winner, casualty_traits(battle), resolution.cyborg_losses
+    )
+    return [{"type": ActionType.CHOOSE_WITHDRAWAL.value, "player": decision.player, **option} for option in ways]
 
 
 def _withdrawal_decision(state: NextSnapshot) -> dict[str, Any]:

@@ -1,8 +1,8 @@
 """What the Stone Burner, Reinforcements and Harass and Withdraw do to a resolved battle (the CHOAM &
 Richese cache and the Ecaz & Moritani New Treachery Cards): the forces a side dialed, the Stone
-Burner's totals, Reinforcements' cost in reserves and Harass and Withdraw's retreat, and the
-compositions with them this engine version does not rule yet. The Mirror Weapon's copy is a weapon
-effect (cards.py)."""
+Burner's totals, Reinforcements' cost in reserves and Harass and Withdraw's retreat, with Ecaz's
+Occupy beside them. The Mirror Weapon's copy is a weapon effect (cards.py); which forces a winner
+keeps as dialed when it withdraws the others follows its casualties (outcome.withdrawal_options)."""
 
 from __future__ import annotations
 
@@ -18,8 +18,6 @@ from adjudicator.core.vocabulary import BattleResult, FactionId
 from adjudicator.rules.battle.occupy import ECAZ, ROUNDING_QUESTION, occupy_added, occupy_partner
 from adjudicator.rules.battle.plan_cards import REINFORCEMENTS_COST, plan_slot_of, stone_burner_player
 from adjudicator.rules.battle.plans import (
-    ALLY_TRAITS,
-    ORDINARY_FORCES,
     TRAITS_QUESTION,
     dialed_forces,
     dialed_forces_of,
@@ -243,14 +241,28 @@ def stone_burner_lines(
     traits = context.choice(TRAITS_QUESTION)
     count = undialed_forces(snapshot, battle, faction, context.choice(UNDIALED_QUESTION), traits)
     rule_id = "battle.card.stone-burner-undialed"
-    if harass_in_effect(battle, faction) and not harass_counted(context.choice(BURNER_HARASS_QUESTION)):
+    withdrawn_first = harass_in_effect(battle, faction) and not harass_counted(context.choice(BURNER_HARASS_QUESTION))
+    if withdrawn_first:
         count, rule_id = 0, "battle.card.stone-burner-harass-and-withdraw"
     lines: list[QuoteLine] = [(2 * count, {"part": "undialed-forces", "value": count, "rule": rule_id})]
     if leader is not None:
         lines.append((0, {"part": "leader", "leader": leader, "value": 0, "rule": BURNER_CAUSE}))
-    if occupy_partner(snapshot, battle, faction) is not None:
+    if occupy_partner(snapshot, battle, faction) is None:
+        return lines
+    if harass_in_effect(battle, faction):
+        ecaz_withdrawn = withdrawn_first and partner_withdraws(context.choice(HARASS_OCCUPY_QUESTION))
+        lines.append(burner_harass_occupy_line(snapshot, battle, ecaz_withdrawn, context))
+    else:
         lines.append(burner_occupy_line(snapshot, battle, context))
     return lines
+
+
+@rule("battle.card.harass-and-withdraw-occupy-stone-burner")
+def burner_harass_occupy_line(snapshot: Snapshot, battle: Battle, ecaz_withdrawn: bool, context: Context) -> QuoteLine:
+    if not ecaz_withdrawn:
+        return burner_occupy_line(snapshot, battle, context)
+    rule_id = "battle.card.harass-and-withdraw-occupy-stone-burner"
+    return 0, {"part": "ecaz-occupy", "faction": ECAZ, "value": 0, "rule": rule_id}
 
 
 @rule("battle.card.stone-burner-harass-and-withdraw")
@@ -410,25 +422,26 @@ def withdraw(
     battle: Battle,
     faction: str,
     sectors: frozenset[int] | None,
-    context: Context,
+    dialed: dict[str, int],
 ) -> None:
-    """The side's undialed forces go back to the reserves of the faction whose forces it dialed (its
-    ally's when Ecaz fights under Occupy, the dial then read as occupy-dialed-force-traits reads)."""
+    """The side's undialed forces, all but the `dialed` ones, go back to the reserves of the faction
+    whose forces it dialed (its ally's when Ecaz fights under Occupy)."""
     owner = dialed_forces_of(snapshot, battle, faction)
-    traits = ALLY_TRAITS if owner == faction else context.choice(TRAITS_QUESTION)
-    (dialed,) = burner_dialed_sets(snapshot, battle, faction, traits)  # a choice left is the side's
     withdraw_chosen(state, owner, battle.territory, sectors, dialed["regular"], dialed["elite"])
 
 
 def occupy_partner_withdraws(snapshot: Snapshot, battle: Battle, explosion: bool, context: Context) -> bool:
     """Whether Ecaz's forces, none of them dialed, withdraw with the Harass and Withdraw of a side Ecaz
-    Occupies (question harass-and-withdraw-occupy; never outside such a battle)."""
+    Occupies (question harass-and-withdraw-occupy; never outside such a battle, and in a Lasgun/Shield
+    explosion only where the side's undialed forces withdraw before it, harass-and-withdraw-explosion)."""
     for faction in (battle.aggressor, battle.defender):
         harassing = card_in(battle.plans[faction], HARASS_AND_WITHDRAW) is not None
-        if explosion or not harassing or occupy_partner(snapshot, battle, faction) is None:
+        if not harassing or occupy_partner(snapshot, battle, faction) is None:
             continue
         if not harass_in_effect(battle, faction):
             continue
+        if explosion:
+            return partner_withdraws_before_explosion(context)
         return partner_withdraws(context.choice(HARASS_OCCUPY_QUESTION))
     return False
 
@@ -436,6 +449,13 @@ def occupy_partner_withdraws(snapshot: Snapshot, battle: Battle, explosion: bool
 @rule("battle.card.harass-and-withdraw-occupy")
 def partner_withdraws(choice: str) -> bool:
     return choice == "both-factions"
+
+
+@rule("battle.card.harass-and-withdraw-occupy-explosion")
+def partner_withdraws_before_explosion(context: Context) -> bool:
+    if not harass_before_explosion(context.choice(HARASS_EXPLOSION_QUESTION)):
+        return False  # every force there is destroyed, Ecaz's with the rest
+    return partner_withdraws(context.choice(HARASS_OCCUPY_QUESTION))
 
 
 def withdraw_occupying_ecaz(state: NextSnapshot, territory: str, sectors: frozenset[int] | None) -> None:
@@ -449,19 +469,14 @@ def withdraw_chosen(
     state.withdraw_undialed(faction, territory, sectors, regular, elite, "battle.card.harass-and-withdraw")
 
 
-def withdrawal_options(snapshot: Snapshot, battle: Battle, faction: str) -> list[dict[str, int]]:
-    """The ways a side playing Harass and Withdraw may have made up its dial: the forces that stay."""
-    return burner_dialed_sets(snapshot, battle, faction, ALLY_TRAITS)  # its own forces: as in `withdraw`
-
-
-def withdrawal_chosen(snapshot: Snapshot, battle: Battle, faction: str) -> bool:
-    """Whether the side's dial could be made up in more than one way: then it names its dialed forces."""
-    return len(withdrawal_options(snapshot, battle, faction)) > 1
-
-
 @rule("battle.card.harass-and-withdraw-choice")
 def names_dialed_forces(faction: str) -> str:
     return faction
+
+
+@rule("battle.card.harass-and-withdraw-occupy-dial")
+def withdraws_ally_forces(ally: str) -> str:
+    return ally
 
 
 def used_plan_cards(battle: Battle, result: BattleResult, reinforcements_choice: str | None) -> list[str]:
@@ -490,35 +505,6 @@ def plays_plan_cards(battle: Battle) -> bool:
         for plan in battle.plans.values()
         for kind in (MIRROR_WEAPON, STONE_BURNER, REINFORCEMENTS, HARASS_AND_WITHDRAW)
     )
-
-
-# --- not modelled yet ----------------------------------------------------------------------------
-
-
-def unmodelled_plan_cards(snapshot: Snapshot, battle: Battle) -> list[tuple[str, str]]:
-    """Compositions with these cards that would need a choice or a reading not modelled yet."""
-    missing: list[tuple[str, str]] = []
-    for faction in (battle.aggressor, battle.defender):
-        harassing = card_in(battle.plans[faction], HARASS_AND_WITHDRAW) is not None
-        occupied = harassing and occupy_partner(snapshot, battle, faction) is not None
-        if occupied and harass_in_effect(battle, faction) and occupy_harass_unmodelled(snapshot, battle, faction):
-            missing.append(("Harass and Withdraw in a battle Ecaz Occupies", f"/snapshot/battle/plans/{faction}"))
-    return missing
-
-
-def occupy_harass_unmodelled(snapshot: Snapshot, battle: Battle, faction: str) -> bool:
-    """The parts of Harass and Withdraw beside Occupy not modelled yet: a Stone Burner, a battle a Lasgun
-    or a Mirror Weapon could end in an explosion, and Ecaz's dial of its ally's forces when it could be
-    made up in more than one way (or differently under the readings of occupy-dialed-force-traits)."""
-    plans = [battle.plans[f] for f in (battle.aggressor, battle.defender)]
-    if stone_burner_player(battle) is not None:
-        return True
-    if any(card_in(plan, kind) is not None for plan in plans for kind in ("lasgun", MIRROR_WEAPON)):
-        return True
-    if dialed_forces_of(snapshot, battle, faction) == faction:
-        return False
-    sets = dialed_sets(snapshot, battle, faction, ALLY_TRAITS)
-    return len(sets) > 1 or sets != dialed_sets(snapshot, battle, faction, ORDINARY_FORCES)
 
 
 DECLARED = RuleModule(

@@ -32,10 +32,10 @@ from adjudicator.rules.battle.card_effects import (
     stone_burner_kills_kwisatz_haderach,
     withdraw,
     withdraw_occupying_ecaz,
-    withdrawal_chosen,
+    withdraws_ally_forces,
 )
 from adjudicator.rules.battle.choam_share import CHOAM, SupportPayment, choam_portions, choam_share_in_play
-from adjudicator.rules.battle.occupy import occupy_partner, occupy_side_loses, occupy_winner_losses
+from adjudicator.rules.battle.occupy import ECAZ, occupy_partner, occupy_side_loses, occupy_winner_losses
 from adjudicator.rules.battle.plans import ALLY_TRAITS, TRAITS_QUESTION, dialed_forces, dialed_forces_of, forces_in
 from adjudicator.rules.battle.resolution import Resolution, Side, _leader_strength, _survives
 from adjudicator.rules.battle.sectors import battle_sectors, loser_loss_sectors
@@ -180,9 +180,47 @@ def casualty_options(
     return burner_dialed_sets(snapshot, battle, winner, traits)
 
 
+def withdrawal_options(
+    snapshot: Snapshot, battle: Battle, faction: str, winner: str | None, traits: str, reading: str | None
+) -> list[dict[str, int]]:
+    """The ways a side playing Harass and Withdraw may have made up its dial, the forces that stay (counted
+    as occupy-dialed-force-traits reads, `traits`, when Ecaz dialed its ally's): for the `winner` of a
+    decided battle, the forces it may lose as dialed (`casualty_options`, cyborg-losses' `reading`
+    included); for any other side, the ways its dial is made up."""
+    owner = dialed_forces_of(snapshot, battle, faction)
+    if owner != faction:  # Ecaz dialed its ally's forces under Occupy: the ally's undialed ones withdraw
+        withdraws_ally_forces(owner)
+    if faction != winner:
+        return burner_dialed_sets(snapshot, battle, faction, traits)
+    dialed = dialed_forces(snapshot, battle, faction, traits)
+    cyborgs = forces_in(snapshot, dialed.owner, battle.territory).elite
+    if cyborg_losses_one_each(dialed.traits_of, cyborgs, battle.plans[faction].dial_halves, reading):
+        withdraws_beside_one_each_losses(faction)
+    return casualty_options(snapshot, battle, faction, traits, reading)
+
+
+@rule("battle.card.harass-and-withdraw-one-each")
+def withdraws_beside_one_each_losses(faction: str) -> str:
+    return faction
+
+
+def readings_kept(
+    snapshot: Snapshot, battle: Battle, faction: str, traits: str, reading: str, loses_dialed: bool
+) -> tuple[str | None, bool]:
+    """What a later decision on a side's dialed forces must keep of the readings it opened under: the
+    `traits` reading when Ecaz dialed its ally's forces as its own ordinary forces, and whether the
+    forces it loses as dialed (`loses_dialed`: the winner's) follow cyborg-losses' one-each reading."""
+    dialed = dialed_forces(snapshot, battle, faction, traits)
+    kept_traits = traits if dialed.traits_of != dialed.owner else None
+    cyborgs = forces_in(snapshot, dialed.owner, battle.territory).elite
+    dial_halves = battle.plans[faction].dial_halves
+    return kept_traits, loses_dialed and cyborg_losses_one_each(dialed.traits_of, cyborgs, dial_halves, reading)
+
+
 def casualty_traits(battle: Battle) -> str:
-    """The reading of occupy-dialed-force-traits the winner's casualties were counted under, as the
-    resolution keeps it (`dialed_traits`; the default when it keeps none)."""
+    """The reading of occupy-dialed-force-traits the winner's casualties, or a Harass and Withdraw
+    side's dialed forces, were counted under, as the resolution keeps it (`dialed_traits`; the default
+    when it keeps none)."""
     kept = None if battle.resolution is None else battle.resolution.dialed_traits
     return kept or ALLY_TRAITS
 
@@ -328,25 +366,31 @@ def apply_resolution(
     # dial could be made up in more than one way, the side chooses, and its losses wait for the choice)
     withdrawing: str | None = None
     withdrawn: set[str] = set()
+    traits = context.choice(TRAITS_QUESTION)
+    reading = context.choice(CYBORG_LOSSES_QUESTION)
+    decided_winner = res.winner if res.result is BattleResult.DECIDED else None
     for faction in (battle.aggressor, battle.defender):
         if not harass_in_effect(battle, faction):
             continue
         if not res.explosion or harass_before_explosion(context.choice(HARASS_EXPLOSION_QUESTION)):
-            if withdrawal_chosen(snapshot, battle, faction):
+            ways = withdrawal_options(snapshot, battle, faction, decided_winner, traits, reading)
+            if len(ways) > 1:
                 withdrawing = names_dialed_forces(faction)
             else:
-                withdraw(state, snapshot, battle, faction, covered, context)
+                withdraw(state, snapshot, battle, faction, covered, ways[0])
                 withdrawn.add(faction)
-    if ecaz_withdraws and (withdrawing is None or occupy_partner(snapshot, battle, withdrawing) is None):
-        withdraw_occupying_ecaz(state, territory, covered)  # else with the side's choice (choose-withdrawal)
+    # every force of the side that names its dialed forces waits on that choice (choose-withdrawal),
+    # Ecaz's beside its ally's too: whether Ecaz fights its ally's forces is read from the board
+    waiting: set[str] = set()
+    if withdrawing is not None:
+        waiting.add(dialed_forces_of(snapshot, battle, withdrawing))
+        if occupy_partner(snapshot, battle, withdrawing) is not None:
+            waiting.add(ECAZ)
+    if ecaz_withdraws and ECAZ not in waiting:
+        withdraw_occupying_ecaz(state, territory, covered)
     if res.explosion:
-        for faction in sorted({s.faction for s in snapshot.forces if s.territory == territory} - {withdrawing}):
-            counted = faction in (battle.aggressor, battle.defender) or not bystander_question_open(snapshot, faction)
-            if not counted:
-                counted = bystander_losses_count(context.choice(KH_BYSTANDER_QUESTION))
-            state.forces_to_tanks(
-                faction, territory, "battle.explosion.lasgun-shield", count_for_kwisatz_haderach=counted
-            )
+        for faction in sorted({s.faction for s in snapshot.forces if s.territory == territory} - waiting):
+            explosion_destroys(state, snapshot, battle, faction, context)
         state.advisors_to_tanks(territory, "battle.explosion.lasgun-shield")
         state.spice_destroyed(territory, "battle.explosion.lasgun-shield")
         if state.ambassadors_in(territory):
@@ -430,15 +474,18 @@ def apply_resolution(
 
     needed: set[str] = set()  # the cleanup steps with a choice; they open in the declared order
     cyborgs_lost = 0  # kept for the Ixian winner's Suboid swap
-    kept_traits: str | None = None  # a non-default reading the winner's casualty decision rests on
+    kept_traits: str | None = None  # a non-default reading the casualty or withdrawal decision rests on
     suk_rescue: SukRescueRecord | None = None  # the losses the winner's Suk Graduate choice waits on
-    one_each = False  # the Ixian winner's casualties follow cyborg-losses' one-each reading
+    one_each = False  # the Ixian winner's casualties or withdrawal follow cyborg-losses' one-each reading
     sandmaster: SandmasterRecord | None = None
     rihani: RihaniRecord | None = None
     if audit_step(state, battle, any(leader == AUDITOR for leader, _, _ in killed), context):
         needed.add(DecisionType.AUDIT_PAYMENT.value)
     if withdrawing is not None:
         needed.add(DecisionType.HARASS_WITHDRAWAL.value)
+        kept_traits, one_each = readings_kept(
+            snapshot, battle, withdrawing, traits, reading, withdrawing == decided_winner
+        )
     if reinforcing is not None and reinforcing != withdrawing:
         needed.add(DecisionType.REINFORCEMENTS_FORCES.value)
     if retreat_left:
@@ -465,8 +512,6 @@ def apply_resolution(
                 rule_id = "skills.planetologist.discard" if green else "battle.cards.winner-may-keep"
                 state.discard_from_plan(res.winner, slot, rule_id)
         if res.result is BattleResult.DECIDED and res.winner != withdrawing:
-            traits = context.choice(TRAITS_QUESTION)
-            reading = context.choice(CYBORG_LOSSES_QUESTION)
             options = casualty_options(snapshot, battle, res.winner, traits, reading)
             if len(options) == 1:
                 loss = options[0]
@@ -481,12 +526,8 @@ def apply_resolution(
                     needed.add(DecisionType.SUBOID_SWAP.value)
             else:
                 needed.add(DecisionType.BATTLE_CASUALTIES.value)
-                dialed = dialed_forces(snapshot, battle, res.winner, traits)
-                kept_traits = traits if dialed.traits_of != dialed.owner else None
-                dialed_here = forces_in(snapshot, dialed.owner, battle.territory)
-                one_each = cyborg_losses_one_each(
-                    dialed.traits_of, dialed_here.elite, battle.plans[res.winner].dial_halves, reading
-                )
+                winner_traits, winner_one_each = readings_kept(snapshot, battle, res.winner, traits, reading, True)
+                kept_traits, one_each = kept_traits or winner_traits, one_each or winner_one_each
             if not ecaz_withdraws:
                 occupy_winner_losses(state, snapshot, battle, res.winner, context)
         if special_karama_step(snapshot, state, res.winner, res.loser):
@@ -607,9 +648,9 @@ def apply_resolution(
         retreat_ally_dialed=bool(retreat_left) and res.loser is not None and ally_dialed(snapshot, battle, res.loser),
         suk_rescue=suk_rescue,
     )
-    if kept_traits is not None:  # the casualty options follow it, whatever a later request reads
+    if kept_traits is not None:  # the casualty or withdrawal options follow it, whatever a later request reads
         state.update_resolution(dialed_traits=kept_traits)
-    if one_each:  # the casualties decision's options follow the reading it opened under
+    if one_each:  # the casualty or withdrawal decision's options follow the reading it opened under
         state.update_resolution(cyborg_losses=ONE_EACH)
     # the Face Dancer question reads the resolution just recorded (whether other steps precede it)
     if face_dancer_step(state):
@@ -619,6 +660,18 @@ def apply_resolution(
 
 
 KH_BYSTANDER_QUESTION = "kwisatz-haderach-bystander-losses"
+
+
+def explosion_destroys(state: NextSnapshot, snapshot: Snapshot, battle: Battle, faction: str, context: Context) -> None:
+    """A faction's forces in the territory go to the Tanks in a Lasgun/Shield explosion (an advanced
+    Atreides bystander's count toward the Kwisatz Haderach as question kwisatz-haderach-bystander-losses
+    reads)."""
+    counted = faction in (battle.aggressor, battle.defender) or not bystander_question_open(snapshot, faction)
+    if not counted:
+        counted = bystander_losses_count(context.choice(KH_BYSTANDER_QUESTION))
+    state.forces_to_tanks(
+        faction, battle.territory, "battle.explosion.lasgun-shield", count_for_kwisatz_haderach=counted
+    )
 
 
 def bystander_question_open(snapshot: Snapshot, faction: str) -> bool:

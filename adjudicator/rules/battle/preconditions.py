@@ -11,9 +11,7 @@ from adjudicator.core.results import Violation
 from adjudicator.core.rulebook import RuleModule
 from adjudicator.core.snapshot import Battle, Snapshot
 from adjudicator.core.tracing import rule
-from adjudicator.core.vocabulary import DUKE, DukeStatus, FactionId, LeaderStatus, Phase
-from adjudicator.rules.battle.card_effects import harass_in_effect, plays_plan_cards, unmodelled_plan_cards
-from adjudicator.rules.battle.plans import dialed_forces_of, forces_in
+from adjudicator.core.vocabulary import DUKE, DukeStatus, LeaderStatus, Phase
 from adjudicator.rules.battle.sectors import battle_on_one_side, battle_sectors, combatant_sectors, sector_groups
 from adjudicator.rules.skill_bonuses import (
     BONUS_SKILLS,
@@ -174,20 +172,6 @@ def unmodelled_compositions(
                     "/snapshot/duke_vidal/captured_from",
                 )
             )
-    if plays_plan_cards(battle):
-        missing += unmodelled_plan_cards(snapshot, battle)
-    if (interpretations or {}).get("cyborg-losses") == "one-each":
-        for faction in combatants:
-            owner = dialed_forces_of(snapshot, battle, faction)
-            cyborgs = owner == FactionId.IXIANS and forces_in(snapshot, owner, battle.territory).elite > 0
-            if cyborgs and harass_in_effect(battle, faction):
-                # the forces it names as dialed stay, and the one-each losses among them are not modelled
-                missing.append(
-                    (
-                        "Harass and Withdraw over Ixian Cyborgs under cyborg-losses one-each",
-                        f"/snapshot/battle/plans/{faction}",
-                    )
-                )
     return [
         Violation("not-implemented", f"this engine version does not adjudicate {what} yet", path)
         for what, path in missing
