@@ -143,8 +143,6 @@ def news(battle: Battle) -> tuple[str, ...]:
 
 @rule("richese.cards.later-openings")
 def plan_later_openings(state: NextSnapshot) -> None:
-    """The first window is over: the window is due again after the Voice and Prescience steps still to
-    come and last before the plans, and it has opened after what stands now."""
     battle = state.as_snapshot().battle
     assert battle is not None
     steps: list[str] = []
@@ -161,8 +159,6 @@ def plan_later_openings(state: NextSnapshot) -> None:
 
 @rule("richese.cards.reopens")
 def fresh_news(battle: Battle, after: tuple[str, ...], timing: str) -> tuple[str, ...]:
-    """The news a later step of the window opens for, as question cache-cards-battle-timing reads
-    (none: it does not open)."""
     if timing != UNTIL_PLANS:
         return ()
     return tuple(item for item in news(battle) if item not in after)
