@@ -664,6 +664,16 @@ class BattleSchema(Schema):
         validate=validate.Length(max=len(BATTLE_STEPS)),
         metadata={"description": "the steps still to come before the plans are made, in order"},
     )
+    pre_battle_cards_after = fields.List(
+        Choice(["voice", "prescience"]),
+        validate=validate.Length(max=2),
+        metadata={
+            "description": "under question cache-cards-battle-timing until-plans, once the first window on "
+            "Residual Poison and Juice of Sapho is over: what the window has opened after (a standing Voice, a "
+            "Prescience answer; empty: neither yet); a later pre-battle-cards step opens only for one not listed "
+            "(absent: the first window is not over, or the reading is before-voice)"
+        },
+    )
     voice = fields.Nested(VoiceSchema, allow_none=True)
     prescience = fields.Nested(PrescienceSchema, allow_none=True)
     mentat = fields.List(

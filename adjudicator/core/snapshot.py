@@ -561,6 +561,9 @@ class Battle:
     resolution: Resolution | None = None  # set once resolved, while cleanup decisions remain
     sectors: tuple[int, ...] | None = None  # the sectors it covers; None: the whole territory
     prelude: tuple[str, ...] = ()  # the steps still to come before the plans (voice, prescience)
+    # what the window on Residual Poison and Juice of Sapho has opened after (voice, prescience), once
+    # its first opening is over under cache-cards-battle-timing until-plans; None before that
+    pre_battle_cards_after: tuple[str, ...] | None = None
     voice: VoiceCommand | None = None
     prescience: PrescienceRecord | None = None
     mentat: tuple[MentatQuestion, ...] = ()  # the face-up Mentats' questions before the plans
@@ -586,6 +589,9 @@ class Battle:
             resolution=None if raw.get("resolution") is None else Resolution.from_wire(raw["resolution"]),
             sectors=None if raw.get("sectors") is None else tuple(int(x) for x in raw["sectors"]),
             prelude=tuple(raw.get("prelude") or ()),
+            pre_battle_cards_after=(
+                None if raw.get("pre_battle_cards_after") is None else tuple(raw["pre_battle_cards_after"])
+            ),
             voice=None if raw.get("voice") is None else VoiceCommand.from_dict(raw["voice"]),
             prescience=None if raw.get("prescience") is None else PrescienceRecord.from_dict(raw["prescience"]),
             mentat=tuple(MentatQuestion.from_dict(m) for m in raw.get("mentat") or ()),
@@ -618,6 +624,11 @@ class Battle:
             **({} if self.ecaz_karama is None else {"ecaz_karama": self.ecaz_karama}),
             "revealed": self.revealed,
             **({"prelude": list(self.prelude)} if self.prelude else {}),
+            **(
+                {}
+                if self.pre_battle_cards_after is None
+                else {"pre_battle_cards_after": list(self.pre_battle_cards_after)}
+            ),
             **({} if self.voice is None else {"voice": self.voice.to_dict()}),
             **({} if self.prescience is None else {"prescience": self.prescience.to_dict()}),
             **({"mentat": [m.to_dict() for m in self.mentat]} if self.mentat else {}),

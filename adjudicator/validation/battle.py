@@ -231,6 +231,9 @@ class BattleChecks(Checker):
                 self.add("not-a-combatant", f"{fid} is not fighting this battle", "battle", "portable_snooper", i)
         if len(set(battle.portable_snooper)) != len(battle.portable_snooper):
             self.add("duplicate", "a faction is listed twice", "battle", "portable_snooper")
+        opened_after = battle.pre_battle_cards_after or ()
+        if len(set(opened_after)) != len(opened_after):
+            self.add("duplicate", "a step is listed twice", "battle", "pre_battle_cards_after")
         if battle.ecaz_karama is not None:
             if not battle.revealed:
                 self.add("before-reveal", "Ecaz's special Karama follows the plans' reveal", "battle", "ecaz_karama")

@@ -1,4 +1,4 @@
-"""Residual Poison and Juice of Sapho, Richese cache cards played before a battle's Voice.
+"""Residual Poison and Juice of Sapho, Richese cache cards played before a battle's plans.
 
 A chosen battle opens one window on them, first of its prelude, while some copy of either card is
 outside the discard pile (the one place of a copy every player can tell, as for Semuta Drug). It asks
@@ -6,10 +6,19 @@ both sides, the aggressor first, holder or not, so that it opens and whom it ask
 a side without a playable card can only pass, and its `eligible` cards are its own. A side that
 plays a card is asked again (it may hold the other one); the window closes after each side's pass.
 
+Under question cache-cards-battle-timing until-plans the cards may still be played once the Voice is
+given or Prescience answered. The first window's close then adds the window's later steps to the
+prelude (after the Voice, after Prescience, and last before the plans), and the battle's
+`pre_battle_cards_after` records what the window has opened after: a later step opens, in the same
+way, only for a standing Voice or a given Prescience answer it has not opened after yet (both public
+facts), so a saved snapshot never asks twice for the same news. A side that passed before may play
+then; a copy played is in the discard pile and offered no more.
+
 Residual Poison sends one of the opposing side's leaders that could fight here, drawn at random
 (seeded by the snapshot, as the Harkonnen capture draw is), to the Tanks, with no spice paid for it;
 whether the captives and the Duke Vidal that side holds are among them is question
-residual-poison-pool, and a window lists its cards under the reading it was opened with.
+residual-poison-pool, and a window lists its cards under the reading it was opened with. A leader
+answer to Prescience naming the leader it takes binds no more (`plans.answer_binding`).
 Juice of Sapho is offered to the defender only, which becomes the aggressor (the aggressor has
 nothing to gain by it): from then on the battle's ties are its. Neither card is a faction advantage,
 so no Karama window follows either.
@@ -27,7 +36,7 @@ from adjudicator.core.decisions import PreBattleCardsDecision, opened
 from adjudicator.core.results import Adjudication, Violation
 from adjudicator.core.rulebook import DecisionKind, RuleModule
 from adjudicator.core.rulings import answers, illegal, resolved, ruled
-from adjudicator.core.snapshot import Decision, LeaderState, Snapshot
+from adjudicator.core.snapshot import Battle, Decision, LeaderState, Snapshot
 from adjudicator.core.tracing import Trace, rule
 from adjudicator.core.vocabulary import DUKE, ActionType, DecisionType, DukeStatus, FactionId, LeaderStatus
 from adjudicator.rules.ghola import DEATH_QUESTION as GHOLA_DEATH_QUESTION
@@ -38,7 +47,10 @@ WINDOW = DecisionType.PRE_BATTLE_CARDS.value
 RESIDUAL_POISON = "residual-poison"
 SAPHO = "juice-of-sapho"
 TIMING_QUESTION = "cache-cards-battle-timing"
+UNTIL_PLANS = "until-plans"
 POOL_QUESTION = "residual-poison-pool"
+# the steps before the plans after which a play could change something, and so the window opens again
+NEWS_STEPS = (DecisionType.VOICE.value, DecisionType.PRESCIENCE.value)
 
 
 @rule("richese.cards.window")
@@ -123,15 +135,52 @@ def _asked(state: NextSnapshot, responders: tuple[str, ...]) -> dict[str, Any]:
     return opened(player, PreBattleCardsDecision(opponent=opponent, responders=responders[1:], eligible=eligible))
 
 
+def news(battle: Battle) -> tuple[str, ...]:
+    """What a play could now answer: a standing Voice, a given Prescience answer (both public)."""
+    given = (battle.voice is not None, battle.prescience is not None and battle.prescience.answer is not None)
+    return tuple(step for step, happened in zip(NEWS_STEPS, given, strict=True) if happened)
+
+
+@rule("richese.cards.later-openings")
+def plan_later_openings(state: NextSnapshot) -> None:
+    battle = state.as_snapshot().battle
+    assert battle is not None
+    steps: list[str] = []
+    for step in battle.prelude:
+        steps.append(step)
+        if step in NEWS_STEPS:
+            steps.append(WINDOW)
+    if steps and steps[-1] != WINDOW:
+        steps.append(WINDOW)
+    if steps:
+        state.reorder_prelude(steps)
+    state.record_cards_window_after(list(news(battle)))
+
+
+@rule("richese.cards.reopens")
+def fresh_news(battle: Battle, after: tuple[str, ...], timing: str) -> tuple[str, ...]:
+    if timing != UNTIL_PLANS:
+        return ()
+    return tuple(item for item in news(battle) if item not in after)
+
+
 def window_step(state: NextSnapshot) -> dict[str, Any] | None:
-    """The step builder: the window, where the ruleset has either card outside the discard pile."""
+    """The step builder: the window, where the ruleset has either card outside the discard pile; a
+    later step of it (under until-plans) only for news it has not opened after."""
     snapshot = state.as_snapshot()
     rs = snapshot.ruleset
     if not any(copies_in_play(kind, rs.expansions, rs.variants) for kind in (RESIDUAL_POISON, SAPHO)):
         return None  # without the cards in the ruleset at all the window is never a question
     battle = snapshot.battle
-    if battle is None or not window_opens(state):
+    if battle is None:
         return None
+    after = battle.pre_battle_cards_after
+    if after is None:  # the first window
+        return _asked(state, window_order((battle.aggressor, battle.defender))) if window_opens(state) else None
+    fresh = fresh_news(battle, after, choice_of(state.readings, TIMING_QUESTION))
+    if not fresh or not window_opens(state):
+        return None
+    state.record_cards_window_after([*after, *fresh])
     return _asked(state, window_order((battle.aggressor, battle.defender)))
 
 
@@ -199,6 +248,8 @@ def answer_window(snapshot: Snapshot, action: Action, context: Context, trace: T
         summary = {"pre_battle_cards": {"passed": player}}
         if not window.responders:
             state.prelude_done(WINDOW)
+            if battle.pre_battle_cards_after is None and context.choice(TIMING_QUESTION) == UNTIL_PLANS:
+                plan_later_openings(state)
             return finish(snapshot, state, summary, trace, context)
         return _ask_next(state, _asked(state, window_order(window.responders)), summary, trace, context)
     card = str(action.fields["card"])
@@ -237,5 +288,5 @@ DECLARED = RuleModule(
     },
     decisions={WINDOW: DecisionKind(window_options)},
     steps={WINDOW: window_step},
-    implements={TIMING_QUESTION: ("before-voice",), POOL_QUESTION: ("own-leaders", "any-playable-leader")},
+    implements={TIMING_QUESTION: ("before-voice", UNTIL_PLANS), POOL_QUESTION: ("own-leaders", "any-playable-leader")},
 )

@@ -18,8 +18,10 @@ from adjudicator.core.snapshot import Battle, Plan, Snapshot, halves_to_number
 from adjudicator.core.tracing import rule
 from adjudicator.core.vocabulary import DUKE, BattlePower, DukeStatus, FactionId, LeaderStatus
 from adjudicator.rules.battle.commands import (
+    ELEMENT_FIELDS,
     NOT_PLAY,
     PLAY,
+    PRESCIENCE,
     answer_in_force,
     command_slot,
     hero_forbidden,
@@ -48,6 +50,7 @@ from adjudicator.rules.skill_bonuses import (
 )
 from adjudicator.rules.skills import (
     face_up_skill_violations,
+    leader_state,
     leaders_owed_to_the_plan,
     selected_skill,
     skill_card_face_up,
@@ -730,7 +733,7 @@ def voice_violations(
     if not hand_known:  # whether it could obey rests on its hand
         hand_checked_at_lock()
         return []
-    answer = answer_in_force(battle, faction) if battle.prescience is not None else None
+    answer = answer_binding(snapshot, battle, faction)
     cards = {k: v for k, v in (answer or {}).items() if k not in ("dial", "spice")}
     candidates = [
         other
@@ -759,6 +762,39 @@ def voice_cannot_comply() -> None:
 UNREACHABLE_QUESTION = "prescience-answer-unreachable"
 
 
+def answer_binding(snapshot: Snapshot, battle: Battle, faction: str) -> Mapping[str, Any] | None:
+    """The Prescience answers in force on this side's plan, less a leader answer that a Residual Poison
+    played after it released. That is looked at only once the cards window opened after a leader
+    answer (public facts), so whether the rule ran shows nothing of the answer."""
+    answer = answer_in_force(battle, faction) if battle.prescience is not None else None
+    record = battle.prescience
+    if (
+        answer is None
+        or record is None
+        or record.element != "leader"
+        or PRESCIENCE not in (battle.pre_battle_cards_after or ())
+    ):
+        return answer
+    return released_by_poison(snapshot, answer)
+
+
+@rule("battle.prescience.released-by-poison")
+def released_by_poison(snapshot: Snapshot, answer: Mapping[str, Any]) -> Mapping[str, Any]:
+    leader = answer.get("leader")
+    if leader is None or not in_the_tanks(snapshot, str(leader)):
+        return answer
+    return {name: value for name, value in answer.items() if name not in ELEMENT_FIELDS["leader"]}
+
+
+def in_the_tanks(snapshot: Snapshot, leader_id: str) -> bool:
+    """Whether a leader (Duke Vidal included) lies in the Tanks."""
+    if leader_id == DUKE:
+        duke = snapshot.duke_vidal
+        return duke is not None and duke.status is DukeStatus.TANKS
+    state = leader_state(snapshot, leader_id)
+    return state is not None and state.status is LeaderStatus.TANKS
+
+
 def dial_reach(snapshot: Snapshot, battle: Battle, faction: str, traits: str) -> tuple[int, int]:
     """The highest dial this side's forces give now, in half-points (whole numbers in the basic game),
     with the most support spice it can pay."""
@@ -776,7 +812,7 @@ def binding_answer(snapshot: Snapshot, battle: Battle, faction: str, traits: str
     """The Prescience answer as it binds the plan now: a disclosed dial (or dial and support) that the
     side's forces can no longer reach, because a Karama cancelled a power after the answer, follows
     question prescience-answer-unreachable."""
-    answer = answer_in_force(battle, faction) if battle.prescience is not None else None
+    answer = answer_binding(snapshot, battle, faction)
     if answer is None or "dial" not in answer:
         return answer
     halves = round(float(answer["dial"]) * 2)

@@ -42,6 +42,9 @@ from adjudicator.rules.battle.prescience import ATREIDES, prescience_step
 from adjudicator.rules.state import NextSnapshot, finish
 
 BENE_GESSERIT = FactionId.BENE_GESSERIT.value
+# the window on Residual Poison and Juice of Sapho, whose later steps (cache-cards-battle-timing
+# until-plans) sit among the Voice's and Prescience's
+CARDS_WINDOW = DecisionType.PRE_BATTLE_CARDS.value
 
 
 @rule("battle.voice.who")
@@ -90,13 +93,16 @@ def prescience_first(state: NextSnapshot, battle: Battle) -> dict[str, Any] | No
     """Prescience asked before the Voice: once, while the Voice step is still ahead of it and no
     Voice is spoken (the prelude then runs Prescience, the Voice, and Prescience again if passed)."""
     prelude = list(battle.prelude)
-    if battle.voice is not None or prelude[:2] != [VOICE, PRESCIENCE] or battle.prescience is not None:
+    powers = [step for step in prelude if step != CARDS_WINDOW]
+    if battle.voice is not None or powers[:2] != [VOICE, PRESCIENCE] or battle.prescience is not None:
         return None
     decision = prescience_step(state)
     if decision is None:
         return None
     prescience_may_lead()
-    state.reorder_prelude([PRESCIENCE, VOICE, *prelude[2:]])
+    # the two trade places; a later step of the cards window stays where it was, after the first of them
+    swapped = {VOICE: PRESCIENCE, PRESCIENCE: VOICE}
+    state.reorder_prelude([swapped.get(step, step) for step in prelude])
     return decision
 
 
@@ -117,7 +123,10 @@ def _offer_prescience_again(state: NextSnapshot, battle: Battle) -> None:
     if PRESCIENCE in prelude or battle.prescience is not None or battle.cancelled(PRESCIENCE, ATREIDES):
         return
     if prelude and prelude[0] == VOICE:
-        state.reorder_prelude([VOICE, PRESCIENCE, *prelude[1:]])
+        at = 1
+        while at < len(prelude) and prelude[at] == CARDS_WINDOW:
+            at += 1  # the cards window's later step after the Voice stays right after it
+        state.reorder_prelude([*prelude[:at], PRESCIENCE, *prelude[at:]])
 
 
 def voice_options(snapshot: Snapshot, decision: Decision) -> list[dict[str, Any]]:

@@ -31,7 +31,8 @@ AWAKENING_LOSSES = 7
 # choice of which of itself and its ally fights an Occupy battle first (rule ecaz.occupy.fighter: the
 # fighter's leader, cards and Mentat are the side's), then a face-up Mentat's question (Leader Skills
 # before faction powers, as the rules register's skills.mentat.question.first states), then the window
-# on Residual Poison and Juice of Sapho (rule richese.cards.window: before the Voice), the Voice before
+# on Residual Poison and Juice of Sapho (rule richese.cards.window: before the Voice; its later steps,
+# rule richese.cards.later-openings, are added as it closes), the Voice before
 # Prescience (base rulebook Q&A, as the rules register's battle.prelude.order states), then one Karama
 # window on the powers that act once the plans are made.
 PRELUDE_ORDER: tuple[str, ...] = (
@@ -265,6 +266,11 @@ class WorkingCopy:
         battle["prelude"].pop(0)
         if not battle["prelude"]:
             del battle["prelude"]
+
+    def record_cards_window_after(self, after: list[str]) -> None:
+        """What the window on Residual Poison and Juice of Sapho has now opened after (`voice`,
+        `prescience`; empty once its first opening is over), so a later step opens for news only."""
+        self.wire["battle"]["pre_battle_cards_after"] = list(after)
 
     @property
     def battle_territory(self) -> str:
