@@ -10,6 +10,9 @@ Traitor deck cards, and a Traitor exchange); the skills that add to a leader's s
 `skill_bonuses`; the Smuggler, the Suk Graduate, the face-up Spice Banker and the face-up Diplomat are in `skill_steps`;
 the Diplomat fought with (its side's retreat) is in `diplomat_retreat`;
 a face-up Mentat's question before the plans is a step of its own (`rules/battle/mentat_question.py`).
+Whether a faction whose only leaders lie face up owes one to its plan (question
+skill-face-up-leader-required) is answered here for the plan checks, and a plan naming such a leader
+under must-commit has its card committed here as the plans are revealed.
 Other skills that change a battle are answered `not-implemented` by the battle module.
 
 Rihani's steps keep their state in the battle's `resolution.rihani` record, so a saved snapshot
