@@ -747,6 +747,13 @@ class DecisionSchema(Schema):
         },
     )
     spice_max = count_field(10000, "battle-plan: the most support spice it may commit", allow_none=True)
+    face_up_leader = Choice(
+        ["must-commit"],
+        metadata={
+            "description": "battle-plan: the reading of question skill-face-up-leader-required it opened under, "
+            "kept when every leader the side could play lies face up with its skill (absent: the default)"
+        },
+    )
     winner = faction_field(allow_none=True, metadata={"description": "face-dancer-reveal: the battle's winner"})
     sectors = fields.List(
         sector_field(),

@@ -63,6 +63,7 @@ from adjudicator.rules.battle.card_effects import dialed_sets  # noqa: E402
 from adjudicator.rules.battle.plan_decision import plan_decision  # noqa: E402
 from adjudicator.rules.battle.plans import ALLY_TRAITS  # noqa: E402
 from adjudicator.rules.battle.sectors import sector_groups  # noqa: E402
+from adjudicator.rules.skills import FACE_UP_EXCUSED  # noqa: E402
 from api.schemas import SnapshotSchema  # noqa: E402
 
 EXPANSIONS = ("ixians-tleilaxu", "choam-richese", "ecaz-moritani")
@@ -538,7 +539,7 @@ def open_fallback_battle(wire: dict[str, Any], rng: random.Random) -> dict[str, 
     following["battle"] = battle
     frozen = Snapshot.from_dict(following)
     assert frozen.battle is not None
-    following["pending"] = plan_decision(frozen, frozen.battle, aggressor, ALLY_TRAITS)
+    following["pending"] = plan_decision(frozen, frozen.battle, aggressor, ALLY_TRAITS, FACE_UP_EXCUSED)
     return following
 
 

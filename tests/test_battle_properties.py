@@ -22,6 +22,7 @@ from adjudicator.core.snapshot import Snapshot
 from adjudicator.core.vocabulary import ActionType, RulingStatus
 from adjudicator.rules.battle.plan_decision import plan_decision
 from adjudicator.rules.battle.plans import ALLY_TRAITS
+from adjudicator.rules.skills import FACE_UP_EXCUSED
 
 registers()
 
@@ -241,7 +242,7 @@ def unlocked_battles(draw: st.DrawFn) -> dict[str, Any]:
     unlocked = Snapshot.from_dict(raw)
     assert unlocked.battle is not None and unlocked.battle.defender == defender
     # the decision as the engine opens it: its limits are the ones the snapshot allows
-    raw["pending"] = plan_decision(unlocked, unlocked.battle, aggressor, ALLY_TRAITS)
+    raw["pending"] = plan_decision(unlocked, unlocked.battle, aggressor, ALLY_TRAITS, FACE_UP_EXCUSED)
     return raw
 
 

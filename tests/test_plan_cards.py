@@ -9,6 +9,7 @@ import random
 from adjudicator import load_snapshot
 from adjudicator.rules.battle.plan_decision import legal_plans
 from adjudicator.rules.battle.plans import ALLY_TRAITS, plan_combinations
+from adjudicator.rules.skills import FACE_UP_EXCUSED
 
 from .conftest import base_snapshot
 from .test_coverage_tool import tool
@@ -43,7 +44,7 @@ def test_listed_plans_keep_reinforcements_to_sides_with_three_reserve_forces() -
     for reserves, offered in ((3, True), (2, False)):
         snapshot = load_snapshot(_duel(reserves))
         assert snapshot.battle is not None
-        options = legal_plans(snapshot, snapshot.battle, "atreides", ALLY_TRAITS)
+        options = legal_plans(snapshot, snapshot.battle, "atreides", ALLY_TRAITS, FACE_UP_EXCUSED)
         cards = {o["weapon"] for o in options} | {o["defense"] for o in options}
         assert ("reinforcements" in cards) is offered
         assert {"mirror-weapon", "stone-burner", "harass-and-withdraw"} <= cards

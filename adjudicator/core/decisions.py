@@ -72,12 +72,15 @@ def _layout(cls: type[DecisionRecord]) -> tuple[tuple[str, Any], ...]:
 
 @dataclass(frozen=True, slots=True)
 class BattlePlanDecision(DecisionRecord):
-    """A side's battle plan awaited: the opposing side and the highest legal dial and support spice."""
+    """A side's battle plan awaited: the opposing side and the highest legal dial and support spice; the
+    non-default reading of skill-face-up-leader-required it opened under (`face_up_leader`), where every
+    leader the side could play lies face up with its skill."""
 
     territory: str | None = None
     opponent: str | None = None
     dial_max: int | float | None = None
     spice_max: int | None = None
+    face_up_leader: str | None = None
 
     TYPE: ClassVar[DecisionType] = DecisionType.BATTLE_PLAN
 

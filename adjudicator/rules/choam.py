@@ -17,7 +17,7 @@ from adjudicator.core.rulings import illegal, resolved, ruled
 from adjudicator.core.snapshot import Snapshot
 from adjudicator.core.tracing import Trace, rule
 from adjudicator.core.vocabulary import ActionType, DecisionType, FactionId
-from adjudicator.rules.battle.plan_decision import plan_decision
+from adjudicator.rules.battle.plan_decision import kept_face_up, plan_decision
 from adjudicator.rules.battle.plans import TRAITS_QUESTION
 from adjudicator.rules.moritani.retention import held_karamas, reservation_violation, reserved_cards
 from adjudicator.rules.state import NextSnapshot
@@ -50,7 +50,7 @@ def _refreshed_decision(state: NextSnapshot, context: Context) -> dict[str, Any]
         following = state.as_snapshot()
         if following.battle is not None:
             traits = context.choice(TRAITS_QUESTION)
-            return plan_decision(following, following.battle, pending["player"], traits)
+            return plan_decision(following, following.battle, pending["player"], traits, kept_face_up(pending))
     if pending.get("type") in (DecisionType.DUKE_VIDAL_KARAMA.value, DecisionType.BATTLE_KARAMA.value):
         return {**pending, "eligible": held_karamas(state, pending["player"])}
     return dict(pending)

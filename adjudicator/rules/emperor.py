@@ -27,7 +27,7 @@ from adjudicator.core.rulings import illegal, resolved, ruled
 from adjudicator.core.snapshot import Decision, Snapshot
 from adjudicator.core.tracing import Trace, rule
 from adjudicator.core.vocabulary import ActionType, DecisionType, FactionId, Phase
-from adjudicator.rules.battle.plan_decision import plan_decision
+from adjudicator.rules.battle.plan_decision import kept_face_up, plan_decision
 from adjudicator.rules.battle.plans import TRAITS_QUESTION
 from adjudicator.rules.moritani.retention import held_karamas
 from adjudicator.rules.state import NextSnapshot
@@ -123,7 +123,7 @@ def _refreshed(state: NextSnapshot, resumed: dict[str, Any] | None, context: Con
         following = state.as_snapshot()
         if following.battle is not None:
             traits = context.choice(TRAITS_QUESTION)
-            return plan_decision(following, following.battle, resumed["player"], traits)
+            return plan_decision(following, following.battle, resumed["player"], traits, kept_face_up(resumed))
     return resumed
 
 

@@ -10,6 +10,9 @@ Traitor deck cards, and a Traitor exchange); the skills that add to a leader's s
 `skill_bonuses`; the Smuggler, the Suk Graduate, the face-up Spice Banker and the face-up Diplomat are in `skill_steps`;
 the Diplomat fought with (its side's retreat) is in `diplomat_retreat`;
 a face-up Mentat's question before the plans is a step of its own (`rules/battle/mentat_question.py`).
+Whether a faction whose only leaders lie face up owes one to its plan (question
+skill-face-up-leader-required) is answered here for the plan checks, and a plan naming such a leader
+under must-commit has its card committed here as the plans are revealed.
 Other skills that change a battle are answered `not-implemented` by the battle module.
 
 Rihani's steps keep their state in the battle's `resolution.rihani` record, so a saved snapshot
@@ -21,7 +24,7 @@ cards, and every shuffle follows the snapshot's seed.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from adjudicator.core.action import Action, Context, choice_of
@@ -50,6 +53,8 @@ ARTILLERY_QUESTION = "mentat-artillery"
 PILES_QUESTION = "sandmaster-several-piles"
 BAND_QUESTION = "rihani-band-order"
 FACE_UP_REQUIRED_QUESTION = "skill-face-up-leader-required"
+FACE_UP_EXCUSED = "face-up-excused"
+MUST_COMMIT = "must-commit"
 
 
 def skills_on(snapshot: Snapshot) -> bool:
@@ -98,6 +103,69 @@ def face_up_skill_violations(snapshot: Snapshot, faction: str, plan: Plan) -> li
 @rule("skills.face-up-leader-not-required")
 def leaders_owed_to_the_plan(snapshot: Snapshot, leaders: Iterable[str]) -> list[str]:
     return [leader for leader in leaders if not skill_card_face_up(snapshot, leader)]
+
+
+@rule("skills.face-up-leader-must-commit")
+def face_up_leaders_owed(leaders: Sequence[str]) -> list[str]:
+    return list(leaders)
+
+
+def only_face_up_leaders(snapshot: Snapshot, leaders: Sequence[str]) -> bool:
+    """Whether the side could play a leader and every leader it could play lies face up with its skill
+    card: where question skill-face-up-leader-required decides whether one is owed to the plan."""
+    return bool(leaders) and all(skill_card_face_up(snapshot, leader) for leader in leaders)
+
+
+def leaders_owed(snapshot: Snapshot, leaders: Sequence[str], reading: str) -> list[str]:
+    """The leaders a side that could play `leaders`, some of them face up with their skill, owes to a
+    plan, as `reading` (of question skill-face-up-leader-required) reads."""
+    if reading == MUST_COMMIT and only_face_up_leaders(snapshot, leaders):
+        return face_up_leaders_owed(leaders)
+    return leaders_owed_to_the_plan(snapshot, leaders)
+
+
+def face_up_leader_violations(
+    snapshot: Snapshot, faction: str, plan: Plan, leaders: Sequence[str], reading: str
+) -> list[Violation]:
+    """A plan naming a leader whose skill card lies face up, the side able to play `leaders`: refused,
+    unless `reading` is must-commit and that leader is among them, all face up (the plan commits the card)."""
+    if reading == MUST_COMMIT and plan.leader in leaders and only_face_up_leaders(snapshot, leaders):
+        face_up_leaders_owed(leaders)
+        return []
+    return face_up_skill_violations(snapshot, faction, plan)
+
+
+@rule("skills.committed-with-plan")
+def commit_with_plan(state: NextSnapshot, faction: str, leader_id: str) -> None:
+    state.turn_skill_face_down(leader_id)
+    # no skill named: a face-down card's skill is kept from other viewers, though it lay face up before
+    state.event("skill-committed", "skills.committed-with-plan", faction=faction, leader=leader_id)
+
+
+def commit_named_skills(state: NextSnapshot) -> None:
+    """The revealed plans: a leader a plan names whose skill card still lies face up (a plan the checks
+    accepted only under must-commit) goes behind the shield with its card."""
+    snapshot = state.as_snapshot()
+    battle = snapshot.battle
+    if battle is None or not skills_on(snapshot):
+        return
+    for faction in (battle.aggressor, battle.defender):
+        plan = battle.plans.get(faction)
+        if plan is not None and skill_card_face_up(snapshot, plan.leader):
+            assert plan.leader is not None
+            commit_with_plan(state, faction, plan.leader)
+
+
+def committed_for_battle(snapshot: Snapshot) -> tuple[Snapshot, list[dict[str, Any]]]:
+    """The snapshot a locked battle is resolved on, with the events that made it: the request's own, or,
+    where a plan names a leader whose card lies face up (accepted under must-commit), that card behind
+    the shield, so it returns face up after the battle as any committed card does."""
+    battle = snapshot.battle
+    if battle is None or not any(skill_card_face_up(snapshot, plan.leader) for plan in battle.plans.values()):
+        return snapshot, []
+    state = NextSnapshot(snapshot)
+    commit_named_skills(state)
+    return state.as_snapshot(), state.events
 
 
 @rule("skills.face-up-after-battle")
@@ -471,6 +539,6 @@ DECLARED = RuleModule(
         ARTILLERY_QUESTION: ("bonus-counts", "bonus-zeroed"),
         PILES_QUESTION: ("winner-chooses", "largest-pile", "no-addition"),
         BAND_QUESTION: ("normal-first", "lower-first"),
-        FACE_UP_REQUIRED_QUESTION: ("face-up-excused",),
+        FACE_UP_REQUIRED_QUESTION: (FACE_UP_EXCUSED, MUST_COMMIT),
     },
 )

@@ -36,8 +36,9 @@ from adjudicator.rules.battle.karama_window import listed_under
 from adjudicator.rules.battle.mentat_question import askers as mentat_askers
 from adjudicator.rules.battle.occupy import ecaz_presence
 from adjudicator.rules.battle.order import aggressor_of, battles_to_fight
+from adjudicator.rules.battle.plan_decision import face_up_reading, kept_face_up
 from adjudicator.rules.battle.plan_decision import limits as plan_limits
-from adjudicator.rules.battle.plans import dialed_forces_of
+from adjudicator.rules.battle.plans import dialed_forces_of, face_up_leaders
 from adjudicator.rules.battle.preconditions import STORM_QUESTION
 from adjudicator.rules.battle.sectors import battle_sectors as covered_sectors
 from adjudicator.rules.battle.sectors import combatant_sectors, contested_sides, sector_groups
@@ -675,6 +676,7 @@ class BattleChecks(Checker):
                 self.add("decision-mismatch", f"'{key}' must be {expected!r}", "pending", key)
         if opponent not in self.s.factions:
             return
+        self.face_up_reading_kept(battle, decision.player, decision.fields)
         # the limits under one reading of occupy-dialed-force-traits, the default first
         readings = [plan_limits(self.s, battle, decision.player, reading) for reading in TRAITS_READINGS]
         matching = [
@@ -696,6 +698,29 @@ class BattleChecks(Checker):
                     "pending",
                     key,
                 )
+
+    def face_up_reading_kept(self, battle: Battle, player: str, fields: Mapping[str, object]) -> None:
+        """A battle-plan decision keeps a reading of skill-face-up-leader-required only where every
+        leader the side could play lies face up with its skill, and there keeps the one a standing
+        Prescience answer of the side was given under."""
+        kept = kept_face_up(fields)
+        if not face_up_leaders(self.s, battle, player):
+            if "face_up_leader" in fields:
+                self.add(
+                    "decision-mismatch",
+                    "'face_up_leader' is kept only where every leader the side could play lies face up with its skill",
+                    "pending",
+                    "face_up_leader",
+                )
+            return
+        expected = face_up_reading(battle, player, kept)
+        if expected != kept:
+            self.add(
+                "decision-mismatch",
+                f"the side's plan follows {expected!r}, the reading its Prescience answer was given under",
+                "pending",
+                "face_up_leader",
+            )
 
     def battle_cleanup_decision(self) -> None:
         current = self.battle_step_answered()

@@ -10,6 +10,7 @@ plans, so an option is never a plan the resolution would reject.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Mapping
 from typing import Any
 
 from adjudicator.core.action import Action, Context, choice_of
@@ -22,6 +23,7 @@ from adjudicator.core.snapshot import Battle, Decision, Plan, Snapshot, halves_t
 from adjudicator.core.tracing import Trace, rule
 from adjudicator.core.vocabulary import ActionType, DecisionType, FactionId
 from adjudicator.rules.battle.atreides_karama import plan_locked, planning_order
+from adjudicator.rules.battle.commands import answer_in_force
 from adjudicator.rules.battle.ecaz_karama import timing_violation
 from adjudicator.rules.battle.plans import (
     ALLY_SUPPORT_QUESTION,
@@ -32,12 +34,20 @@ from adjudicator.rules.battle.plans import (
     dial_reach,
     dialed_forces,
     dialed_support_limit,
+    face_up_leaders,
     least_support,
     plan_combinations,
     plan_problems,
     traits_for_options,
 )
 from adjudicator.rules.secrecy import spice_hidden
+from adjudicator.rules.skills import (
+    FACE_UP_EXCUSED,
+    FACE_UP_REQUIRED_QUESTION,
+    MUST_COMMIT,
+    commit_named_skills,
+    leaders_owed,
+)
 from adjudicator.rules.state import NextSnapshot
 
 LOCK = ActionType.LOCK_BATTLE_PLAN.value
@@ -66,7 +76,7 @@ def limits(snapshot: Snapshot, battle: Battle, faction: str, traits: str) -> tup
 
 
 @rule("battle.plan.options")
-def legal_plans(snapshot: Snapshot, battle: Battle, faction: str, traits: str) -> list[dict[str, Any]]:
+def legal_plans(snapshot: Snapshot, battle: Battle, faction: str, traits: str, face_up: str) -> list[dict[str, Any]]:
     token = snapshot.factions[faction].kwisatz_haderach
     kh_choices = [False, True] if faction == FactionId.ATREIDES and token is not None else [False]
     dial_halves, spice = bound_dial(snapshot, battle, faction, traits)
@@ -75,7 +85,7 @@ def legal_plans(snapshot: Snapshot, battle: Battle, faction: str, traits: str) -
         plan_combinations(snapshot, battle, faction), kh_choices
     ):
         plan = Plan(leader, hero, dial_halves, weapon, defense, spice, kh)
-        if plan_problems(snapshot, battle, faction, plan, traits):
+        if plan_problems(snapshot, battle, faction, plan, traits, face_up):
             continue
         options.append(
             {
@@ -109,14 +119,36 @@ def plan_options(snapshot: Snapshot, decision: Decision) -> list[dict[str, Any]]
     battle = snapshot.battle
     if battle is None or decision.player is None:
         return []
-    return legal_plans(snapshot, battle, decision.player, traits_for_options(battle))
+    return legal_plans(snapshot, battle, decision.player, traits_for_options(battle), kept_face_up(decision.fields))
 
 
-def plan_decision(snapshot: Snapshot, battle: Battle, faction: str, traits: str) -> dict[str, Any]:
+def kept_face_up(decision: Mapping[str, Any]) -> str:
+    """The reading of skill-face-up-leader-required a battle-plan decision (its wire fields) opened
+    under: the one it keeps (`face_up_leader`), else the default."""
+    return str(decision.get("face_up_leader") or FACE_UP_EXCUSED)
+
+
+def face_up_reading(battle: Battle, faction: str, requested: str) -> str:
+    """The reading of skill-face-up-leader-required this side's plan is made under: the one a standing
+    Prescience answer of the side was given under (its answers were listed under it), else `requested`."""
+    record = battle.prescience
+    if record is not None and record.target == faction and answer_in_force(battle, faction) is not None:
+        return record.readings.get(FACE_UP_REQUIRED_QUESTION, FACE_UP_EXCUSED)
+    return requested
+
+
+def plan_decision(snapshot: Snapshot, battle: Battle, faction: str, traits: str, face_up: str) -> dict[str, Any]:
     dial_max, spice_max = limits(snapshot, battle, faction, traits)
     opponent = _opponent(battle, faction)
-    record = BattlePlanDecision(territory=battle.territory, opponent=opponent, dial_max=dial_max, spice_max=spice_max)
-    return opened(faction, record)
+    # the options are listed from the snapshot alone: where the reading changes them, the decision keeps it
+    kept = MUST_COMMIT if face_up == MUST_COMMIT and face_up_leaders(snapshot, battle, faction) else None
+    record = BattlePlanDecision(
+        territory=battle.territory, opponent=opponent, dial_max=dial_max, spice_max=spice_max, face_up_leader=kept
+    )
+    decision = opened(faction, record)
+    if kept is None:
+        decision.pop("face_up_leader", None)
+    return decision
 
 
 def plan_step(state: NextSnapshot) -> dict[str, Any] | None:
@@ -126,7 +158,9 @@ def plan_step(state: NextSnapshot) -> dict[str, Any] | None:
     assert battle is not None
     for side in planning_order(battle):
         if side not in battle.plans:
-            return plan_decision(snapshot, battle, side, choice_of(state.readings, TRAITS_QUESTION))
+            traits = choice_of(state.readings, TRAITS_QUESTION)
+            face_up = face_up_reading(battle, side, choice_of(state.readings, FACE_UP_REQUIRED_QUESTION))
+            return plan_decision(snapshot, battle, side, traits, face_up)
     return None
 
 
@@ -170,7 +204,40 @@ def _ally_share_problems(snapshot: Snapshot, faction: str, plan: Plan, context: 
     return ally_support_violations(snapshot, faction, plan, choice)
 
 
-@ruled(found(_plan_awaited))
+def _face_up_reading_conflict(snapshot: Snapshot, action: Action, context: Context) -> list[Violation]:
+    """The decision's options were listed under the reading of skill-face-up-leader-required it keeps
+    (where that reading changes them); a plan answering it cannot be ruled under the other."""
+    pending, battle = snapshot.pending, snapshot.battle
+    assert pending is not None and pending.player is not None and battle is not None
+    chosen = context.interpretations.get(FACE_UP_REQUIRED_QUESTION)
+    kept = kept_face_up(pending.fields)
+    leaders = face_up_leaders(snapshot, battle, pending.player)
+    if chosen is None or chosen == kept or not leaders:
+        return []
+    leaders_owed(snapshot, leaders, kept)
+    rule_id = "skills.face-up-leader-must-commit" if kept == MUST_COMMIT else "skills.face-up-leader-not-required"
+    return [
+        Violation(
+            "interpretation-mismatch",
+            f"this battle plan was awaited under {kept!r} (its decision's face_up_leader); its plan cannot be"
+            " ruled under another reading",
+            f"/interpretations/{FACE_UP_REQUIRED_QUESTION}",
+            rule_id,
+        )
+    ]
+
+
+def _under_kept_face_up(snapshot: Snapshot, context: Context) -> Context:
+    """The context whose provenance names the reading the plan followed, where the request left it to the
+    default and the decision keeps another."""
+    assert snapshot.pending is not None
+    kept = kept_face_up(snapshot.pending.fields)
+    if kept == FACE_UP_EXCUSED or FACE_UP_REQUIRED_QUESTION in context.interpretations:
+        return context
+    return context.under({FACE_UP_REQUIRED_QUESTION: kept})
+
+
+@ruled(found(_plan_awaited), _face_up_reading_conflict)
 def lock_battle_plan(snapshot: Snapshot, action: Action, context: Context, trace: Trace) -> Adjudication:
     pending, battle = snapshot.pending, snapshot.battle
     assert pending is not None and battle is not None
@@ -193,10 +260,12 @@ def lock_battle_plan(snapshot: Snapshot, action: Action, context: Context, trace
     if plan.special_karama is not None:
         timing = timing_violation(context, False, "/action/special_karama")
         problems += [] if timing is None else [timing]
+    context = _under_kept_face_up(snapshot, context)
     if not problems:
+        face_up = kept_face_up(pending.fields)
         problems = [
             Violation(v.code, v.message, v.path.replace(f"/snapshot/battle/plans/{faction}", "/action"), v.rule)
-            for v in plan_problems(snapshot, battle, faction, plan, context.choice(TRAITS_QUESTION))
+            for v in plan_problems(snapshot, battle, faction, plan, context.choice(TRAITS_QUESTION), face_up)
             + _ally_share_problems(snapshot, faction, plan, context)
         ]
     if problems:
@@ -207,14 +276,16 @@ def lock_battle_plan(snapshot: Snapshot, action: Action, context: Context, trace
     opponent = _opponent(battle, faction)
     if state.has_plan(opponent):
         state.reveal_plans()
+        commit_named_skills(state)
         state.set_pending(None)
         decision: dict[str, Any] | None = None
         options: list[dict[str, Any]] = []
     else:
         traits = context.choice(TRAITS_QUESTION)
-        decision = plan_decision(state.as_snapshot(), battle, opponent, traits)
+        face_up = face_up_reading(battle, opponent, context.choice(FACE_UP_REQUIRED_QUESTION))
+        decision = plan_decision(state.as_snapshot(), battle, opponent, traits, face_up)
         state.set_pending(decision)
-        options = legal_plans(state.as_snapshot(), battle, opponent, traits)
+        options = legal_plans(state.as_snapshot(), battle, opponent, traits, kept_face_up(decision))
     outcome = state.outcome({"battle": {"plan_locked": faction, "revealed": decision is None}})
     return resolved(outcome, decision, options, trace, context)
 

@@ -49,9 +49,10 @@ from adjudicator.rules.skill_bonuses import (
     green_special,
 )
 from adjudicator.rules.skills import (
-    face_up_skill_violations,
+    face_up_leader_violations,
     leader_state,
-    leaders_owed_to_the_plan,
+    leaders_owed,
+    only_face_up_leaders,
     selected_skill,
     skill_card_face_up,
     skills_on,
@@ -284,9 +285,16 @@ def _list_eligible_leaders(snapshot: Snapshot, faction: str, territory: str) -> 
     return eligible
 
 
+def face_up_leaders(snapshot: Snapshot, battle: Battle, faction: str) -> tuple[str, ...]:
+    """The leaders this side could play here when every one of them lies face up with its skill card
+    (where question skill-face-up-leader-required decides whether one is owed), else none."""
+    leaders = _eligible_leaders(snapshot, faction, battle.territory)
+    return leaders if only_face_up_leaders(snapshot, leaders) else ()
+
+
 @rule("battle.plan.leader")
 def leader_violations(
-    snapshot: Snapshot, battle: Battle, faction: str, plan: Plan, hand_known: bool = True
+    snapshot: Snapshot, battle: Battle, faction: str, plan: Plan, face_up: str, hand_known: bool = True
 ) -> list[Violation]:
     rule_id = "battle.plan.leader"
     found: list[Violation] = []
@@ -330,7 +338,7 @@ def leader_violations(
     if plan.leader is None and plan.cheap_hero is None:
         leaders = list(eligible)
         if any(skill_card_face_up(snapshot, leader) for leader in leaders):
-            leaders = leaders_owed_to_the_plan(snapshot, leaders)
+            leaders = leaders_owed(snapshot, leaders, face_up)
         heroes = [card for card in hand if is_leader_substitute(card)] if hand_known else []
         if heroes and not leaders and hero_forbidden(battle, faction):
             heroes = []  # voice-only-hero-forbidden obey: the Voice overrides the mandatory hero
@@ -703,17 +711,18 @@ def planetologist(snapshot: Snapshot, leader: str) -> bool:
     return selected_skill(snapshot, Plan(leader, None, 0, None, None, 0, False)) == PLANETOLOGIST
 
 
-def candidate_plans(snapshot: Snapshot, battle: Battle, faction: str) -> tuple[Plan, ...]:
+def candidate_plans(snapshot: Snapshot, battle: Battle, faction: str, face_up: str) -> tuple[Plan, ...]:
     """Every card and leader combination this side could lock at dial 0 under the rules other than the
-    Voice and Prescience (remembered per snapshot): what a command "could obey" ranges over."""
-    key = ("candidate-plans", faction, battle.territory)
+    Voice and Prescience (remembered per snapshot and reading of skill-face-up-leader-required): what a
+    command "could obey" ranges over."""
+    key = ("candidate-plans", faction, battle.territory, face_up)
     found: tuple[Plan, ...] | None = snapshot.memo.get(key)
     if found is None:
         plans = []
         for leader, hero, weapon, defense in plan_combinations(snapshot, battle, faction):
             plan = Plan(leader, hero, 0, weapon, defense, 0, False)
             # at dial 0 with no support, no reading of occupy-dialed-force-traits finds a problem
-            if not plan_problems(snapshot, battle, faction, plan, ALLY_TRAITS, bound=False):
+            if not plan_problems(snapshot, battle, faction, plan, ALLY_TRAITS, face_up, bound=False):
                 plans.append(plan)
         found = snapshot.memo[key] = tuple(plans)
     return found
@@ -721,7 +730,7 @@ def candidate_plans(snapshot: Snapshot, battle: Battle, faction: str) -> tuple[P
 
 @rule("battle.voice.obey")
 def voice_violations(
-    snapshot: Snapshot, battle: Battle, faction: str, plan: Plan, hand_known: bool = True
+    snapshot: Snapshot, battle: Battle, faction: str, plan: Plan, face_up: str, hand_known: bool = True
 ) -> list[Violation]:
     command = voice_in_force(battle, faction)
     assert battle.voice is not None
@@ -737,7 +746,7 @@ def voice_violations(
     cards = {k: v for k, v in (answer or {}).items() if k not in ("dial", "spice")}
     candidates = [
         other
-        for other in candidate_plans(snapshot, battle, faction)
+        for other in candidate_plans(snapshot, battle, faction, face_up)
         if not cards or not same_answer(other, cards)  # a plan keeping to a card the answer disclosed
     ]
     if not any(obeys(other, *command, readings) for other in candidates):
@@ -865,7 +874,7 @@ def unreachable_answer(answer: Mapping[str, Any], choice: str, reach: int, suppo
 
 
 def truthtrance_violations(
-    snapshot: Snapshot, battle: Battle, faction: str, plan: Plan, hand_known: bool = True
+    snapshot: Snapshot, battle: Battle, faction: str, plan: Plan, face_up: str, hand_known: bool = True
 ) -> list[Violation]:
     found = []
     for held in battle.truthtrance:
@@ -875,7 +884,9 @@ def truthtrance_violations(
         if not hand_known:  # whether it could keep to the answer rests on its hand
             hand_checked_at_lock()
             continue
-        if not any(obeys(other, command, held.subject) for other in candidate_plans(snapshot, battle, faction)):
+        if not any(
+            obeys(other, command, held.subject) for other in candidate_plans(snapshot, battle, faction, face_up)
+        ):
             continue  # released: no plan it could lock honours the answer
         found.append(
             Violation(
@@ -910,17 +921,20 @@ def plan_problems(
     faction: str,
     plan: Plan,
     traits: str,
+    face_up: str,
     *,
     bound: bool = True,
     hand_known: bool = True,
 ) -> list[Violation]:
     """Every rule a single plan breaks (the same checks a locked plan goes through), the dialed forces
-    counted as occupy-dialed-force-traits reads (`traits`); `bound=False` leaves out what the Voice and
+    counted as occupy-dialed-force-traits reads (`traits`) and a leader lying face up with its skill as
+    skill-face-up-leader-required reads (`face_up`); `bound=False` leaves out what the Voice and
     Prescience bind, `hand_known=False` the checks that read the side's hand (a viewer's re-check of
     another side's locked plan)."""
-    found = leader_violations(snapshot, battle, faction, plan, hand_known)
+    found = leader_violations(snapshot, battle, faction, plan, face_up, hand_known)
     if skill_card_face_up(snapshot, plan.leader):
-        found += face_up_skill_violations(snapshot, faction, plan)
+        eligible = _eligible_leaders(snapshot, faction, battle.territory)
+        found += face_up_leader_violations(snapshot, faction, plan, eligible, face_up)
     green_weapon = (
         skills_on(snapshot)
         and plan.weapon is not None
@@ -940,11 +954,11 @@ def plan_problems(
     if plan.kwisatz_haderach:
         found += kwisatz_haderach_violations(snapshot, battle, faction, plan)
     if bound and battle.voice is not None:
-        found += voice_violations(snapshot, battle, faction, plan, hand_known)
+        found += voice_violations(snapshot, battle, faction, plan, face_up, hand_known)
     if bound and battle.prescience is not None:
         found += prescience_violations(snapshot, battle, faction, plan, traits)
     if bound and battle.truthtrance:
-        found += truthtrance_violations(snapshot, battle, faction, plan, hand_known)
+        found += truthtrance_violations(snapshot, battle, faction, plan, face_up, hand_known)
     return found
 
 
@@ -968,13 +982,15 @@ def least_support(snapshot: Snapshot, battle: Battle, faction: str, dial_halves:
     return None
 
 
-def plan_violations(snapshot: Snapshot, battle: Battle, traits: str, viewer: str | None = None) -> list[Violation]:
+def plan_violations(
+    snapshot: Snapshot, battle: Battle, traits: str, face_up: str, viewer: str | None = None
+) -> list[Violation]:
     """Every problem with the locked plans, in plan order (aggressor first); under a viewer, another
     side's plan without the checks that read its hand."""
     found: list[Violation] = []
     for faction in (battle.aggressor, battle.defender):
         known = hand_read_by(faction, viewer)
-        found += plan_problems(snapshot, battle, faction, battle.plans[faction], traits, hand_known=known)
+        found += plan_problems(snapshot, battle, faction, battle.plans[faction], traits, face_up, hand_known=known)
     if battle.traitor_calls:
         found += traitor_call_violations(snapshot, battle)
     if battle.poison_tooth_withheld:

@@ -39,6 +39,7 @@ from adjudicator.rules.battle.plan_decision import legal_plans, limits
 from adjudicator.rules.battle.plans import (
     ORDINARY_FORCES,
     TRAITS_QUESTION,
+    face_up_leaders,
     least_support,
     support_held,
     traits_for_options,
@@ -46,6 +47,7 @@ from adjudicator.rules.battle.plans import (
 from adjudicator.rules.battle.sectors import battle_sectors
 from adjudicator.rules.richese import dial_kept_from_prescience
 from adjudicator.rules.secrecy import ALLY_ONLY, OWNER_SEES_QUESTION, answer_kept_from_owner
+from adjudicator.rules.skills import FACE_UP_EXCUSED, FACE_UP_REQUIRED_QUESTION, MUST_COMMIT
 from adjudicator.rules.state import NextSnapshot, finish
 
 ATREIDES = FactionId.ATREIDES.value
@@ -60,6 +62,7 @@ ASK_READINGS = {
     CHEAP_HERO_ANSWER_QUESTION: NO_LEADER_ANSWER,
     OWNER_SEES_QUESTION: ALLY_ONLY,
     TRAITS_QUESTION: ORDINARY_FORCES,  # how the dial an answer discloses was counted
+    FACE_UP_REQUIRED_QUESTION: MUST_COMMIT,  # whether a face-up leader is owed to the plan disclosed
 }
 
 
@@ -146,15 +149,16 @@ def prescience_options(snapshot: Snapshot, decision: Decision) -> list[dict[str,
 
 @rule("battle.prescience.answers")
 def possible_answers(snapshot: Snapshot, battle: Battle, faction: str, element: str) -> list[dict[str, Any]]:
-    traits = traits_for_options(battle)  # the reading the Prescience was asked under
-    plans = legal_plans(snapshot, battle, faction, traits)
+    traits = traits_for_options(battle)  # the readings the Prescience was asked under
+    record = battle.prescience
+    face_up = FACE_UP_EXCUSED if record is None else record.readings.get(FACE_UP_REQUIRED_QUESTION, FACE_UP_EXCUSED)
+    plans = legal_plans(snapshot, battle, faction, traits, face_up)
     if not plans:
         return []
     if element == "dial":
         dial_max, most = limits(snapshot, battle, faction, traits)
         step = 1 if snapshot.ruleset.advanced else 2
         dials = [halves / 2 if halves % 2 else halves // 2 for halves in range(0, round(dial_max * 2) + 1, step)]
-        record = battle.prescience
         if record is None or record.readings.get(DIAL_SUPPORT) != WITH_SUPPORT:
             return [{"dial": dial} for dial in dials]
         return [
@@ -200,6 +204,8 @@ def use_prescience(snapshot: Snapshot, action: Action, context: Context, trace: 
     chosen = {q: c for q, c in ASK_READINGS.items() if context.interpretations.get(q) == c}
     if chosen.get(DIAL_SUPPORT) is not None and (element != "dial" or not snapshot.ruleset.advanced):
         del chosen[DIAL_SUPPORT]  # support spice is disclosed only with a dial of the advanced game
+    if chosen.get(FACE_UP_REQUIRED_QUESTION) is not None and not face_up_leaders(snapshot, battle, target):
+        del chosen[FACE_UP_REQUIRED_QUESTION]  # kept only where every leader the side could play lies face up
     asked_under(chosen)
     if uses_cancelled(battle, PRESCIENCE, action.player):
         chosen[REDO_QUESTION] = MAY_REDO  # a Prescience used again after a cancellation

@@ -30,7 +30,7 @@ from adjudicator.rules.diplomat_retreat import retreat_beside_no_field
 from adjudicator.rules.moritani.assassination import revealed_card_calls
 from adjudicator.rules.richese import revealed_for_battle, unrevealed_under_before_plans
 from adjudicator.rules.secrecy import open_acts, public_acts
-from adjudicator.rules.skills import rihani_needs_deck, skills_on
+from adjudicator.rules.skills import FACE_UP_REQUIRED_QUESTION, committed_for_battle, rihani_needs_deck, skills_on
 from adjudicator.rules.state import finish
 
 
@@ -95,7 +95,8 @@ def _rulable(snapshot: Snapshot, action: Action, context: Context) -> list[Viola
         public_acts(shown)
     violations = battle_preconditions(snapshot, battle, context)
     traits = context.choice(TRAITS_QUESTION)
-    violations += plan_violations(snapshot, battle, traits, context.viewer) + unmodelled_compositions(
+    face_up = context.choice(FACE_UP_REQUIRED_QUESTION)
+    violations += plan_violations(snapshot, battle, traits, face_up, context.viewer) + unmodelled_compositions(
         snapshot, battle, context.interpretations
     )
     for faction in (battle.aggressor, battle.defender):
@@ -133,6 +134,9 @@ def resolve_battle(snapshot: Snapshot, action: Action, context: Context, trace: 
     snapshot = with_portable_snooper(snapshot)
     # a No-Field token in the battle is revealed with the plans: the battle is resolved on that board
     snapshot, revealing = revealed_for_battle(snapshot, battle_sectors(snapshot), context)
+    # a leader whose card lies face up fights only as its plan commits the card (under must-commit)
+    snapshot, committing = committed_for_battle(snapshot)
+    revealing = revealing + committing
     battle = snapshot.battle
     assert battle is not None
     retreat_beside_no_field(snapshot, battle, bool(revealing))

@@ -67,6 +67,11 @@ class CustodyState(WorkingCopy):
         entry["skill_face_up"] = True
         return str(entry["skill"])
 
+    def turn_skill_face_down(self, leader_id: str) -> None:
+        """The leader's skill card goes behind its faction's shield with it."""
+        native = catalog().leaders[leader_id].faction
+        self.wire["factions"][native]["leaders"][leader_id]["skill_face_up"] = False
+
     def revive_leader(self, faction: str, leader_id: str) -> None:
         """A leader leaves the Tanks for its faction's pool."""
         self._leader_becomes(faction, leader_id, LeaderStatus.AVAILABLE)
