@@ -62,6 +62,7 @@ from adjudicator.rules.battle import (
     ruling,
     saved_forces,
     sectors,
+    smuggler_collection,
     voice,
 )
 from adjudicator.rules.moritani import assassination, extortion, retention, special
@@ -91,6 +92,7 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     choam_share,
     card_choices,
     saved_forces,
+    smuggler_collection,
     retreat,
     diplomat_retreat,
     cleanup,
