@@ -63,7 +63,7 @@ def smuggler_collects_when_killed(choice: str) -> bool:
 
 @rule("skills.smuggler.several-piles")
 def smuggler_pile_order(piles: list[SpicePile], choice: str) -> list[SpicePile] | None:
-    """The piles in the order they are taken (largest-first), or None when the side names them."""
+    # the piles in the order they are taken (largest-first), or None when the side names them
     if choice == SMUGGLER_CHOOSES:
         return None
     return sorted(piles, key=lambda p: (-p.amount, -1 if p.sector is None else p.sector))
@@ -76,8 +76,8 @@ def piles_left_destroyed(piles: list[SpicePile]) -> list[SpicePile]:
 
 @rule("skills.smuggler.chooses")
 def pile_ways(piles: Mapping[int, int], amount: int) -> list[dict[int, int]]:
-    """Every way to take `amount` from the piles (sector -> spice there), as sector -> spice taken;
-    sectors in ascending order, the most from the lowest sector first."""
+    # every way to take `amount` from the piles (sector -> spice there), as sector -> spice taken:
+    # sectors in ascending order, the most from the lowest sector first
     sectors = sorted(piles)
     ways: list[dict[int, int]] = []
 

@@ -67,12 +67,12 @@ def named_pile_violations(snapshot: Snapshot, action: Action) -> list[Violation]
     piles = collection_piles(snapshot.board_spice, battle.territory, _cover(battle))
     violations: list[Violation] = []
     for key, amount in named.items():
-        sector = int(key)  # the wire schema admits sector numbers alone as keys
-        if sector not in piles:
-            message = f"no spice pile at stake in sector {sector} (the piles lie in sectors {sorted(piles)})"
+        sector = int(key) if str(key).isdigit() else None  # the wire schema admits sector numbers alone
+        if sector is None or sector not in piles:
+            message = f"no spice pile at stake in sector {key} (the piles lie in sectors {sorted(piles)})"
             violations.append(Violation("no-such-pile", message, f"/action/piles/{key}", CHOSEN))
         elif amount > piles[sector]:
-            message = f"the pile in sector {sector} holds {piles[sector]} spice"
+            message = f"more than the {piles[sector]} spice lying in sector {sector}"
             violations.append(Violation("exceeds-pile", message, f"/action/piles/{key}", CHOSEN))
     for sector in sorted(piles):
         if str(sector) not in named:
