@@ -146,7 +146,7 @@ def collection_piles(
 
 
 def collect_named_piles(state: NextSnapshot, record: SmugglerRecord, territory: str, taken: Mapping[int, int]) -> None:
-    """The side's answer, one of `pile_ways`: the spice leaves each pile named for its spice."""
+    """The side's answer (one of `pile_ways`): each pile gives what the side named, the side the whole."""
     for sector, amount in sorted(taken.items()):
         if amount:
             state.take_from_pile(territory, sector, amount)

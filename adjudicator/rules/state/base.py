@@ -45,7 +45,7 @@ PRELUDE_ORDER: tuple[str, ...] = (
 
 # The cleanup steps of a resolved battle, in the order they are taken, each only when it has a choice
 # (base rulebook pp.10-11 for the winner's casualties and cards; a Smuggler's piles first, since it
-# collects as the plans are revealed, rule skills.smuggler.chooses; the Auditor's inspection before the
+# collects as the plans are revealed, rule skills.smuggler.chooses-first; the Auditor's inspection before the
 # others and the other expansion steps after them, as the rules register's cleanup-order entries state; the
 # choice of the forces a Harass and Withdraw side dialed before the losses that follow from it, rule
 # battle.card.harass-and-withdraw-choice, and the reserve forces Reinforcements sends beside them, rule
@@ -76,7 +76,7 @@ FOLLOW_UPS: Mapping[str, str] = MappingProxyType(
     }
 )
 INTERRUPTS: tuple[str, ...] = (DecisionType.SEMUTA_OPPORTUNITY.value,)
-# the steps an interruption waits for (rules skills.smuggler.chooses, choam.auditor.cleanup-order)
+# the steps an interruption waits for (rules skills.smuggler.chooses-first, choam.auditor.cleanup-order)
 UNINTERRUPTED: frozenset[str] = frozenset({DecisionType.SMUGGLER_COLLECTION.value, DecisionType.AUDIT_PAYMENT.value})
 
 
