@@ -63,6 +63,7 @@ from adjudicator.rules.battle import (
     ruling,
     saved_forces,
     sectors,
+    smuggler_collection,
     voice,
 )
 from adjudicator.rules.moritani import assassination, extortion, retention, special
@@ -92,6 +93,7 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     choam_share,
     card_choices,
     saved_forces,
+    smuggler_collection,
     retreat,
     diplomat_retreat,
     cleanup,

@@ -44,6 +44,7 @@ class FullMatch(validate.Regexp):
 
 
 ID_PATTERN = r"^[a-z0-9][a-z0-9#'-]*$"
+SECTOR_KEY_PATTERN = r"^(?:[0-9]|1[0-7])$"  # a sector number as a mapping key
 _ID = FullMatch(ID_PATTERN)
 
 
@@ -359,6 +360,13 @@ class SukRescueRecordSchema(Schema):
     staying = count_field(1, "how many of the saved stay in the territory (the rest go to the reserves)", required=True)
 
 
+class SmugglerRecordSchema(Schema):
+    """A Smuggler's collection waiting for its side to name the piles it takes from."""
+
+    player = faction_field(required=True, metadata={"description": "the side that collects"})
+    amount = count_field(20, "the spice it takes in all (the leader's strength)", required=True)
+
+
 class RihaniRecordSchema(Schema):
     """A Rihani Decipherer exchange of Traitor cards under way."""
 
@@ -461,6 +469,13 @@ class ResolutionSchema(Schema):
         metadata={
             "description": "a winner's dialed losses its Suk Graduate saves some of, kept while its "
             "suk-graduate-forces step is to come (question suk-graduate-saved-forces: owner-chooses)"
+        },
+    )
+    smuggler = fields.Nested(
+        SmugglerRecordSchema,
+        metadata={
+            "description": "a Smuggler's collection whose piles its side names, kept while its "
+            "smuggler-collection step is to come (question smuggler-several-piles: smuggler-chooses)"
         },
     )
     face_dancer_reading = Choice(
@@ -758,10 +773,17 @@ class DecisionSchema(Schema):
     sectors = fields.List(
         sector_field(),
         validate=validate.Length(max=18),
-        metadata={"description": "sandmaster-pile: the sectors whose pile may grow"},
+        metadata={
+            "description": "sandmaster-pile: the sectors whose pile may grow; smuggler-collection: the sectors "
+            "whose piles the Smuggler takes from"
+        },
     )
     token = id_field("extortion-payment: the Extortion token", allow_none=True)
-    amount = count_field(1000, "extortion-payment: the spice asked; gift-karama: the spice the Emperor gives")
+    amount = count_field(
+        1000,
+        "extortion-payment: the spice asked; gift-karama: the spice the Emperor gives; "
+        "smuggler-collection: the spice the Smuggler takes in all",
+    )
     to = faction_field(allow_none=True, metadata={"description": "gift-karama: the Emperor's ally, who receives"})
     resumes = fields.Nested(
         lambda: DecisionSchema(exclude=("resumes",)),
@@ -1021,6 +1043,17 @@ class ActionSchema(Schema):
         validate=validate.Length(max=18),
         allow_none=True,
         metadata={"description": "choose-battle: the side of a storm-divided territory (null: the whole territory)"},
+    )
+    piles = fields.Dict(
+        keys=Pattern(SECTOR_KEY_PATTERN, 2, metadata={"description": "a sector number, 0-17"}),
+        values=count_field(1000, "the spice taken from that sector's pile (0: none)"),
+        validate=PropertyCount(1, 18),
+        metadata={
+            "minProperties": 1,
+            "maxProperties": 18,
+            "description": "choose-smuggler-piles: the spice taken from each pile of the decision's sectors, "
+            "by sector number",
+        },
     )
     command = Choice(VOICE_COMMANDS, metadata={"description": "use-voice: play, or not play"})
     subject = id_field(

@@ -123,6 +123,19 @@ class SukForcesDecision(DecisionRecord):
 
 
 @dataclass(frozen=True, slots=True)
+class SmugglerCollectionDecision(DecisionRecord):
+    """The spice a Smuggler's side takes in all (`amount`) from the battle territory's piles in
+    `sectors`, how much from each being its choice (the resolution's `smuggler`)."""
+
+    territory: str | None = None
+    amount: int | None = None
+    sectors: tuple[int | None, ...] = ()
+
+    TYPE: ClassVar[DecisionType] = DecisionType.SMUGGLER_COLLECTION
+    READ: ClassVar[Mapping[str, Any]] = {"sectors": tuple}
+
+
+@dataclass(frozen=True, slots=True)
 class RetreatDecision(DecisionRecord):
     """How many of its undialed forces, and where, a side that lost with its Diplomat retreats."""
 
@@ -478,6 +491,7 @@ DECISION_RECORDS: Mapping[str, type[DecisionRecord]] = {
         WithdrawalDecision,
         ReinforcementsDecision,
         SukForcesDecision,
+        SmugglerCollectionDecision,
         RetreatDecision,
         WinnerCardsDecision,
         CaptureDecision,

@@ -1,9 +1,9 @@
 """The records a snapshot carries between steps, as frozen values built once from the wire.
 
 A resolved battle keeps what it decided and the cleanup steps still to come (`Resolution`, with
-Moritani's retention, the Semuta batches, a Sandmaster's pile, a Rihani exchange and the Cyborgs an
-Ixian winner may get back for Suboids, and the reading a Face Dancer reveal on one side of the storm
-follows); Moritani's
+Moritani's retention, the Semuta batches, a Smuggler's collection, a Sandmaster's pile, a Rihani
+exchange and the Cyborgs an Ixian winner may get back for Suboids, and the reading a Face Dancer
+reveal on one side of the storm follows); Moritani's
 revealed Extortion and the Mentat Pause keep theirs. Each record reads its wire mapping once
 (`from_wire`) and writes it back (`to_wire`) key for key: an optional key the wire carries, even as
 `null`, is kept (`given`), one it lacks stays absent, so a snapshot round-trips unchanged.
@@ -142,6 +142,14 @@ class SukRescueRecord(Record):
 
 
 @dataclass(frozen=True, slots=True)
+class SmugglerRecord(Record):
+    """A Smuggler's collection waiting for its side to name the piles: who collects, and how much."""
+
+    player: str
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
 class RihaniRecord(Record):
     """A Rihani Decipherer's draw: who draws, the cards it may give back, the two drawn (secret), and
     whether the inspection of its normal effect follows the exchange."""
@@ -185,6 +193,7 @@ class Resolution(Record):
     dialed_traits: str | None = None
     suk_rescue: SukRescueRecord | None = None
     cyborg_losses: str | None = None
+    smuggler: SmugglerRecord | None = None
 
     READ: ClassVar[Mapping[str, Any]] = {
         "result": BattleResult,
@@ -195,6 +204,7 @@ class Resolution(Record):
         "rihani": RihaniRecord.from_wire,
         "semuta": _batches,
         "suk_rescue": SukRescueRecord.from_wire,
+        "smuggler": SmugglerRecord.from_wire,
     }
     OPTIONAL: ClassVar[tuple[str, ...]] = (
         "casualties",
@@ -215,6 +225,7 @@ class Resolution(Record):
         "dialed_traits",
         "suk_rescue",
         "cyborg_losses",
+        "smuggler",
     )
 
     def to_wire(self) -> dict[str, Any]:

@@ -178,6 +178,7 @@ class ActionType(StrEnum):
     RETREAT_FORCES = "retreat-forces"
     DECLINE_RETREAT = "decline-retreat"
     CHOOSE_SAVED_FORCES = "choose-saved-forces"
+    CHOOSE_SMUGGLER_PILES = "choose-smuggler-piles"
 
 
 class DecisionType(StrEnum):
@@ -217,11 +218,12 @@ class DecisionType(StrEnum):
     OCCUPY_FIGHTER = "occupy-fighter"
     DIPLOMAT_RETREAT = "diplomat-retreat"
     SUK_GRADUATE_FORCES = "suk-graduate-forces"
+    SMUGGLER_COLLECTION = "smuggler-collection"
 
 
 # The phases in which each decision type can be open, from where the rules open it: the choice of the
 # next battle, the steps before a battle's plans (the Mentat's question and its answer, Voice,
-# Prescience and their Karama windows), its plans and its cleanup steps (the Auditor's inspection,
+# Prescience and their Karama windows), its plans and its cleanup steps (a Smuggler's piles, the Auditor's inspection,
 # Harass and Withdraw's dialed forces, Reinforcements' reserve forces, a losing Diplomat's retreat,
 # casualties, the winner's cards, the Harkonnen capture, Moritani's retention and its Karama windows,
 # its Assassinate Leaders, Semuta,
@@ -250,6 +252,7 @@ DECISION_PHASES: Mapping[DecisionType, frozenset[Phase]] = MappingProxyType(
         DecisionType.RIHANI_EXCHANGE: _BATTLE,
         DecisionType.SUBOID_SWAP: _BATTLE,
         DecisionType.SUK_GRADUATE_FORCES: _BATTLE,
+        DecisionType.SMUGGLER_COLLECTION: _BATTLE,
         DecisionType.BATTLE_CHOICE: _BATTLE,
         DecisionType.VOICE: _BATTLE,
         DecisionType.PRESCIENCE: _BATTLE,

@@ -1,5 +1,7 @@
 """Leader Skills that act on a battle once its plans are locked: the Smuggler's collection of the battle
-territory's spice and the Suk Graduate's rescue of a winner's dialed losses.
+territory's spice (its side naming the piles under smuggler-several-piles: smuggler-chooses, in the
+`smuggler-collection` decision, `rules/battle/smuggler_collection.py`) and the Suk Graduate's rescue of
+a winner's dialed losses.
 
 Both read the skill from the plan's leader (`selected_skill`: the battle effect, for the captor of a
 captured skilled leader too) or from a face-up card of the winner's own leaders (`face_up_skills`:
@@ -13,7 +15,7 @@ from collections.abc import Mapping
 
 from adjudicator.core.action import Context, choice_of
 from adjudicator.core.catalog import card_kind, catalog
-from adjudicator.core.records import SukRescueRecord
+from adjudicator.core.records import SmugglerRecord, SukRescueRecord
 from adjudicator.core.rulebook import RuleModule
 from adjudicator.core.snapshot import Battle, Plan, Snapshot, SpicePile
 from adjudicator.core.tracing import rule
@@ -29,6 +31,7 @@ SUK_GRADUATE = "suk-graduate"
 SUK_SAVED_MOST = 3
 SMUGGLER_KILLED_QUESTION = "smuggler-leader-killed"
 SMUGGLER_PILES_QUESTION = "smuggler-several-piles"
+SMUGGLER_CHOOSES = "smuggler-chooses"
 SUK_FORCES_QUESTION = "suk-graduate-saved-forces"
 
 
@@ -59,28 +62,69 @@ def smuggler_collects_when_killed(choice: str) -> bool:
 
 
 @rule("skills.smuggler.several-piles")
-def smuggler_pile_order(piles: list[SpicePile], choice: str) -> list[SpicePile]:
-    assert choice == "largest-first"
+def smuggler_pile_order(piles: list[SpicePile], choice: str) -> list[SpicePile] | None:
+    # the piles in the order they are taken (largest-first), or None when the side names them
+    if choice == SMUGGLER_CHOOSES:
+        return None
     return sorted(piles, key=lambda p: (-p.amount, -1 if p.sector is None else p.sector))
 
 
+@rule("skills.smuggler.chooses-explosion")
+def piles_left_destroyed(piles: list[SpicePile]) -> list[SpicePile]:
+    return piles  # taken in the board's order: whatever is left is destroyed next
+
+
+@rule("skills.smuggler.chooses")
+def pile_ways(piles: Mapping[int, int], amount: int) -> list[dict[int, int]]:
+    # every way to take `amount` from the piles (sector -> spice there), as sector -> spice taken:
+    # sectors in ascending order, the most from the lowest sector first
+    sectors = sorted(piles)
+    ways: list[dict[int, int]] = []
+
+    def fill(at: int, left: int, taken: dict[int, int]) -> None:
+        if at == len(sectors):
+            if left == 0:
+                ways.append(taken)
+            return
+        rest = sum(piles[s] for s in sectors[at + 1 :])
+        for take in range(min(left, piles[sectors[at]]), max(0, left - rest) - 1, -1):
+            fill(at + 1, left - take, {**taken, sectors[at]: take})
+
+    fill(0, amount, {})
+    return ways
+
+
+@rule("skills.smuggler.chooses-first")
+def collection_opens_first() -> None:
+    pass
+
+
+@rule("skills.smuggler.before-sandmaster")
+def sandmaster_after_smuggler() -> None:
+    pass
+
+
 def smuggler_step(
-    snapshot: Snapshot, state: NextSnapshot, faction: str, plan: Plan, territory: str, context: Context
-) -> int:
-    """Apply a Smuggler fought with; the spice its side collected."""
+    snapshot: Snapshot, state: NextSnapshot, faction: str, plan: Plan, territory: str, exploding: bool, context: Context
+) -> SmugglerRecord | None:
+    """Apply a Smuggler fought with; the record of its collection when its side names the piles (in a
+    battle that explodes it collects at once: the spice it leaves is destroyed)."""
     if selected_skill(snapshot, plan) != SMUGGLER or plan.leader is None:
-        return 0
+        return None
     killed = leader_killed(state, plan.leader)
     if killed and not smuggler_collects_when_killed(context.choice(SMUGGLER_KILLED_QUESTION)):
         battle_effect_applies(False)
-        return 0
+        return None
     strength = catalog().leaders[plan.leader].strength or 0
     piles = smuggler_piles(state.board_spice, territory, state.battle_cover)
     if not piles:
         state.event("spice-not-collected", "skills.smuggler", faction=faction, territory=territory)
-        return 0
+        return None
     if len(piles) > 1 and sum(p.amount for p in piles) > strength:
-        piles = smuggler_pile_order(piles, context.choice(SMUGGLER_PILES_QUESTION))
+        order = smuggler_pile_order(piles, context.choice(SMUGGLER_PILES_QUESTION))
+        if order is None and not exploding:
+            return SmugglerRecord(faction, strength)
+        piles = piles_left_destroyed(piles) if order is None else order
     left = strength
     for pile in piles:
         take = min(left, pile.amount)
@@ -90,7 +134,32 @@ def smuggler_step(
     taken = strength - left
     state.gain_spice(faction, taken)
     state.event("spice-collected", "skills.smuggler", faction=faction, territory=territory, amount=taken)
-    return taken
+    return None
+
+
+def collection_piles(
+    board_spice: tuple[SpicePile, ...], territory: str, cover: frozenset[int] | None
+) -> dict[int, int]:
+    """The piles a Smuggler's side names its take from: sector -> spice there (several piles of one
+    territory lie in its numbered sectors, one to a sector as the snapshot checks require)."""
+    return {p.sector: p.amount for p in smuggler_piles(board_spice, territory, cover) if p.sector is not None}
+
+
+def collect_named_piles(state: NextSnapshot, record: SmugglerRecord, territory: str, taken: Mapping[int, int]) -> None:
+    """The side's answer (one of `pile_ways`): each pile gives what the side named, the side the whole."""
+    for sector, amount in sorted(taken.items()):
+        if amount:
+            state.take_from_pile(territory, sector, amount)
+    state.gain_spice(record.player, record.amount)
+    named = {str(sector): amount for sector, amount in sorted(taken.items())}
+    state.event(
+        "spice-collected",
+        "skills.smuggler.chooses",
+        faction=record.player,
+        territory=territory,
+        amount=record.amount,
+        piles=named,
+    )
 
 
 # --- Suk Graduate ---------------------------------------------------------------------------------
@@ -425,7 +494,7 @@ def banker_collected_before_extortion() -> None:
 DECLARED = RuleModule(
     implements={
         SMUGGLER_KILLED_QUESTION: ("survivor-only", "collects-when-revealed"),
-        SMUGGLER_PILES_QUESTION: ("largest-first",),
+        SMUGGLER_PILES_QUESTION: ("largest-first", SMUGGLER_CHOOSES),
         SUK_FORCES_QUESTION: ("elite-first", "owner-chooses"),
         BANKER_CHOAM_QUESTION: ("bank-part", "whole-payment"),
         BANKER_COLLECTION_QUESTION: ("turn-end", "mentat-pause-start"),

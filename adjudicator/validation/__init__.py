@@ -68,6 +68,7 @@ def snapshot_problems(snapshot: Snapshot, root: str = "/snapshot") -> list[Probl
             check()
     skills.skill_records()
     skills.suk_rescue_record()
+    skills.smuggler_record()
     skills.mentat_karama()
     skills.banker_gains()
     return problems

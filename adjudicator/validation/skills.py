@@ -1,5 +1,5 @@
-"""Leader skills in a resolved battle: the Sandmaster's pile choice and the Rihani Decipherer's
-Traitor exchange.
+"""Leader skills in a resolved battle: the Smuggler's and the Sandmaster's pile choices, the Suk
+Graduate's saved forces and the Rihani Decipherer's Traitor exchange.
 
 Checks that a skill decision answers the battle's next step with its record's fields, and that the
 records exist exactly while their steps remain and hold what the skill rules allow: the Sandmaster's
@@ -12,10 +12,17 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
+from adjudicator.core.decisions import SmugglerCollectionDecision
 from adjudicator.core.records import RihaniRecord, SandmasterRecord
-from adjudicator.core.vocabulary import BattlePower, DecisionType, Phase
-from adjudicator.rules.skill_steps import SUK_SAVED_MOST, saved_forces_options
-from adjudicator.rules.skills import sandmaster_piles, unused_traitor_cards
+from adjudicator.core.vocabulary import BattlePower, BattleResult, DecisionType, Phase
+from adjudicator.rules.skill_steps import (
+    SMUGGLER,
+    SUK_SAVED_MOST,
+    collection_piles,
+    saved_forces_options,
+    smuggler_piles,
+)
+from adjudicator.rules.skills import sandmaster_piles, selected_skill, unused_traitor_cards
 from adjudicator.validation.base import Checker
 
 # skill decision -> the battle resolution's record it answers
@@ -27,6 +34,7 @@ SKILL_STEPS: dict[str, str] = {
 
 
 SUK_STEP = DecisionType.SUK_GRADUATE_FORCES.value
+SMUGGLER_STEP = DecisionType.SMUGGLER_COLLECTION.value
 
 
 class SkillChecks(Checker):
@@ -34,7 +42,81 @@ class SkillChecks(Checker):
 
     def decision_checks(self) -> Mapping[str, Callable[[], None]]:
         """The open decisions this part checks, by type."""
-        return {**dict.fromkeys(SKILL_STEPS, self.skill_decision), SUK_STEP: self.saved_forces_decision}
+        return {
+            **dict.fromkeys(SKILL_STEPS, self.skill_decision),
+            SUK_STEP: self.saved_forces_decision,
+            SMUGGLER_STEP: self.smuggler_decision,
+        }
+
+    def smuggler_decision(self) -> None:
+        """A smuggler-collection decision answers the battle's next step, asked of the side the record
+        names, with the record's amount and the sectors of the battle territory's piles at stake."""
+        current = self.battle_step_answered()
+        if current is None:
+            return
+        decision, battle, resolution = current
+        record = resolution.smuggler
+        if record is None:
+            return  # reported with the record
+        if decision.player != record.player:
+            self.add("wrong-decider", "the side whose Smuggler collects names the piles", "pending", "player")
+        opened = decision.as_(SmugglerCollectionDecision)
+        cover = frozenset(battle.sectors) if battle.sectors else None
+        sectors = sorted(collection_piles(self.s.board_spice, battle.territory, cover))
+        if opened.territory != battle.territory:
+            self.add("decision-mismatch", f"'territory' must be {battle.territory!r}", "pending", "territory")
+        if opened.amount != record.amount:
+            self.add("decision-mismatch", "'amount' must be the battle record's", "pending", "amount")
+        if list(opened.sectors) != sectors:
+            self.add(
+                "decision-mismatch", f"'sectors' must be those of the piles at stake, {sectors}", "pending", "sectors"
+            )
+
+    def smuggler_record(self) -> None:
+        """`smuggler` is kept exactly while the smuggler-collection step remains, and holds a collection
+        left to its side: a combatant whose plan's leader is a Smuggler, the leader's strength as the
+        amount, and, in a battle that did not explode, spice in two or more sectors of the battle's
+        territory (one pile to a sector) and more than that amount in all."""
+        battle = self.s.battle
+        resolution = battle.resolution if battle is not None else None
+        if battle is None or resolution is None:
+            return
+        record = resolution.smuggler
+        where = ("battle", "resolution", "smuggler")
+        if (SMUGGLER_STEP in resolution.steps) != (record is not None):
+            self.add(
+                "record-out-of-step", "smuggler is kept exactly while the smuggler-collection step remains", *where
+            )
+            return
+        if record is None:
+            return
+        plan = battle.plans.get(record.player) if record.player in (battle.aggressor, battle.defender) else None
+        if plan is None or plan.leader is None or selected_skill(self.s, plan) != SMUGGLER:
+            self.add(
+                "wrong-decider", "the collecting side is a combatant that fought with a Smuggler", *where, "player"
+            )
+            return
+        leader = self.cat.leaders.get(plan.leader)
+        if leader is None or record.amount != (leader.strength or 0):
+            self.add("decision-mismatch", "the Smuggler takes its leader's strength", *where, "amount")
+        cover = frozenset(battle.sectors) if battle.sectors else None
+        at_stake = smuggler_piles(self.s.board_spice, battle.territory, cover)
+        seen: set[int | None] = set()
+        for i, pile in enumerate(self.s.board_spice):
+            if pile in at_stake and pile.sector in seen:
+                self.add("duplicate", "the battle territory holds one spice pile to a sector", "board_spice", i)
+            seen |= {pile.sector} if pile in at_stake else set()
+        if (
+            resolution.result is BattleResult.EXPLOSION
+            or len(at_stake) < 2
+            or sum(p.amount for p in at_stake) <= record.amount
+        ):
+            self.add(
+                "decision-mismatch",
+                "the Smuggler's side names its piles only with spice in two or more sectors of the battle "
+                "territory, more than it takes, in a battle that did not explode",
+                *where,
+            )
 
     def saved_forces_decision(self) -> None:
         """A winner's suk-graduate-forces decision answers the battle's next step, asked of the winner,

@@ -1,7 +1,7 @@
 """Applying a resolved battle to the next snapshot: leaders to the Tanks and the bounty, forces lost,
 support spice, discards, the Kwisatz Haderach, survivors, captives, and the cleanup steps that remain
-(the Auditor's inspection, casualties, Moritani's special Karama, the winner's cards, skills, retention,
-capture, Face Dancer)."""
+(a Smuggler's piles, the Auditor's inspection, casualties, Moritani's special Karama, the winner's cards,
+skills, retention, capture, Face Dancer)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Any
 
 from adjudicator.core.action import Context
 from adjudicator.core.catalog import catalog
-from adjudicator.core.records import RihaniRecord, SandmasterRecord, SukRescueRecord
+from adjudicator.core.records import RihaniRecord, SandmasterRecord, SmugglerRecord, SukRescueRecord
 from adjudicator.core.rulebook import RuleModule
 from adjudicator.core.snapshot import Battle, DukeVidal, Plan, Snapshot, halves_to_number
 from adjudicator.core.tracing import rule
@@ -68,6 +68,7 @@ from adjudicator.rules.skill_steps import (
     banker_step,
     bureaucrat_step,
     forces_saved,
+    sandmaster_after_smuggler,
     smuggler_step,
     suk_graduate_saves,
 )
@@ -348,9 +349,11 @@ def apply_resolution(
         for side in sides.values():
             if side.killed_by is not None:
                 kill(side, side.killed_by)
+    smuggler: SmugglerRecord | None = None  # a Smuggler's collection waiting for its side to name the piles
     if skills_on(snapshot):  # when the plans are revealed, before the explosion destroys the spice
         for faction in (battle.aggressor, battle.defender):
-            smuggler_step(snapshot, state, faction, battle.plans[faction], territory, context)
+            plan = battle.plans[faction]
+            smuggler = smuggler_step(snapshot, state, faction, plan, territory, res.explosion, context) or smuggler
     if res.result is BattleResult.DECIDED:
         assert res.winner is not None
         paid_for = killed
@@ -479,6 +482,8 @@ def apply_resolution(
     one_each = False  # the Ixian winner's casualties or withdrawal follow cyborg-losses' one-each reading
     sandmaster: SandmasterRecord | None = None
     rihani: RihaniRecord | None = None
+    if smuggler is not None:
+        needed.add(DecisionType.SMUGGLER_COLLECTION.value)
     if audit_step(state, battle, any(leader == AUDITOR for leader, _, _ in killed), context):
         needed.add(DecisionType.AUDIT_PAYMENT.value)
     if withdrawing is not None:
@@ -539,7 +544,10 @@ def apply_resolution(
         if skills_on(snapshot):
             winner_side = sides[res.winner]
             if selected_skill(snapshot, winner_plan) == SANDMASTER and battle_effect_applies(_survives(winner_side)):
-                sandmaster = sandmaster_step(snapshot, state, res.winner, territory, context)
+                if smuggler is not None:  # it adds to the piles the Smuggler's side leaves (choose-smuggler-piles)
+                    sandmaster_after_smuggler()
+                else:
+                    sandmaster = sandmaster_step(snapshot, state, res.winner, territory, context)
                 if sandmaster is not None:
                     needed.add(DecisionType.SANDMASTER_PILE.value)
             rihani = rihani_step(snapshot, state, res.winner, winner_plan, _survives(winner_side), context)
@@ -647,6 +655,7 @@ def apply_resolution(
         retreat_left=retreat_left,
         retreat_ally_dialed=bool(retreat_left) and res.loser is not None and ally_dialed(snapshot, battle, res.loser),
         suk_rescue=suk_rescue,
+        smuggler=smuggler,
     )
     if kept_traits is not None:  # the casualty or withdrawal options follow it, whatever a later request reads
         state.update_resolution(dialed_traits=kept_traits)

@@ -45,13 +45,15 @@ PRELUDE_ORDER: tuple[str, ...] = (
 )
 
 # The cleanup steps of a resolved battle, in the order they are taken, each only when it has a choice
-# (base rulebook pp.10-11 for the winner's casualties and cards; the Auditor's inspection before them
-# and the other expansion steps after them, as the rules register's cleanup-order entries state; the
+# (base rulebook pp.10-11 for the winner's casualties and cards; a Smuggler's piles first, since it
+# collects as the plans are revealed, rule skills.smuggler.chooses-first; the Auditor's inspection before the
+# others and the other expansion steps after them, as the rules register's cleanup-order entries state; the
 # choice of the forces a Harass and Withdraw side dialed before the losses that follow from it, rule
 # battle.card.harass-and-withdraw-choice, and the reserve forces Reinforcements sends beside them, rule
 # battle.card.reinforcements-choice). A step
 # may hand over to its follow-up in place, and a Semuta opportunity interrupts whichever step is next.
 CLEANUP_ORDER: tuple[str, ...] = (
+    DecisionType.SMUGGLER_COLLECTION.value,
     DecisionType.AUDIT_PAYMENT.value,
     DecisionType.HARASS_WITHDRAWAL.value,
     DecisionType.REINFORCEMENTS_FORCES.value,
@@ -75,8 +77,8 @@ FOLLOW_UPS: Mapping[str, str] = MappingProxyType(
     }
 )
 INTERRUPTS: tuple[str, ...] = (DecisionType.SEMUTA_OPPORTUNITY.value,)
-# the steps an interruption waits for (rule choam.auditor.cleanup-order)
-UNINTERRUPTED: frozenset[str] = frozenset({DecisionType.AUDIT_PAYMENT.value})
+# the steps an interruption waits for (rules skills.smuggler.chooses-first, choam.auditor.cleanup-order)
+UNINTERRUPTED: frozenset[str] = frozenset({DecisionType.SMUGGLER_COLLECTION.value, DecisionType.AUDIT_PAYMENT.value})
 
 
 def in_cleanup_order(steps: Iterable[str]) -> list[str]:
@@ -218,8 +220,11 @@ class WorkingCopy:
     def interrupt(self, step: str) -> None:
         """Open `step` before whatever step is next, unless it is already open."""
         steps = self.wire["battle"]["resolution"]["steps"]
-        # the Auditor's inspection stays first: its cards are the hand as the battle left it
-        at = 1 if steps and steps[0] in UNINTERRUPTED else 0
+        # a Smuggler's piles belong to the reveal, and the Auditor's cards are the hand as the battle
+        # left it: both stay ahead
+        at = 0
+        while at < len(steps) and steps[at] in UNINTERRUPTED:
+            at += 1
         if len(steps) <= at or steps[at] != step:
             steps.insert(at, step)
 

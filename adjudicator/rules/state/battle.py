@@ -11,6 +11,7 @@ from adjudicator.core.records import (
     RihaniRecord,
     SandmasterRecord,
     SemutaBatch,
+    SmugglerRecord,
     SukRescueRecord,
 )
 from adjudicator.core.snapshot import (
@@ -53,6 +54,7 @@ class BattleCardsState(WorkingCopy):
         retreat_left: int = 0,
         retreat_ally_dialed: bool = False,
         suk_rescue: SukRescueRecord | None = None,
+        smuggler: SmugglerRecord | None = None,
     ) -> None:
         """Record what the battle decided and the cleanup steps to come (in the order given)."""
         resolution: dict[str, Any] = {
@@ -85,6 +87,8 @@ class BattleCardsState(WorkingCopy):
             resolution["retreat_ally_dialed"] = True
         if suk_rescue is not None:
             resolution["suk_rescue"] = suk_rescue.to_wire()
+        if smuggler is not None:
+            resolution["smuggler"] = smuggler.to_wire()
         self.wire["battle"]["resolution"] = resolution
 
     def schedule_step(self, step: str) -> None:
