@@ -45,7 +45,6 @@ LATENT: Mapping[str, str] = {
     "extortion-bribe-order": "bribes waiting in front of a shield are not part of the snapshot",
     "caladan-battle-bonus": "homeworld battles are answered not-implemented",
     "salusa-two-sardaukar": "homeworld battles are answered not-implemented",
-    "sapho-battle-order": "no request offers Juice of Sapho as the Battle phase begins",
 }
 
 
