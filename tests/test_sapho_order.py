@@ -75,6 +75,22 @@ def test_the_window_is_the_same_whoever_holds_the_card() -> None:
         assert len(set(seen.values())) == 1, f"{viewer} can tell who holds the Juice of Sapho"
 
 
+def test_the_open_question_is_the_same_whoever_holds_the_card() -> None:
+    """Without a choice the answer is unresolved, and its alternatives show nobody's hand either."""
+    action = {"type": "end-shipment-movement"}
+    answers = {
+        holder: adjudicate(load_snapshot(_board(holder)), Action.from_dict(action)) for holder in (None, *FILLERS)
+    }
+    assert all(ruling.to_dict()["status"] == "unresolved" for ruling in answers.values())
+    for viewer in FILLERS:
+        seen = {
+            holder: json.dumps(for_viewer(ruling, viewer).to_dict(), sort_keys=True)
+            for holder, ruling in answers.items()
+            if holder != viewer
+        }
+        assert len(set(seen.values())) == 1, f"{viewer} can tell who holds the Juice of Sapho"
+
+
 def _play_out(snapshot: dict[str, Any], action: dict[str, Any], seed: int) -> list[dict[str, Any]]:
     """Play the phase on from `action`, every option drawn at random; the snapshots along the way."""
     rng = random.Random(seed)
