@@ -9,7 +9,8 @@ Moritani decides whether to take the Duke from whoever holds him; taking him ope
 (Karama may prevent the acquisition) before custody changes. A Duke held captive by the Harkonnen
 (duke-moritani-custody) and Moritani meeting Ecaz and its ally together (duke-ecaz-co-occupied)
 are questions the register leaves open: unless the request chooses, the answer is `unresolved`
-with one alternative per combination of choices.
+with one alternative per combination of choices. Every answer here that begins the Battle phase may
+reach question sapho-battle-order (`battle/sapho_order.py`), explored the same way where it is reached.
 """
 
 from __future__ import annotations
