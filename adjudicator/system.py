@@ -38,6 +38,7 @@ from adjudicator.rules import (
     turn,
 )
 from adjudicator.rules.battle import (
+    aggressors,
     atreides_karama,
     cache_cards,
     card_choices,
@@ -61,6 +62,7 @@ from adjudicator.rules.battle import (
     resolution,
     retreat,
     ruling,
+    sapho_order,
     saved_forces,
     sectors,
     smuggler_collection,
@@ -69,6 +71,7 @@ from adjudicator.rules.battle import (
 from adjudicator.rules.moritani import assassination, extortion, retention, special
 
 RULE_MODULES: tuple[ModuleType, ...] = (
+    aggressors,
     cards,
     plans,
     plan_cards,
@@ -83,6 +86,7 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     karama_window,
     late_karama,
     cache_cards,
+    sapho_order,
     ecaz_karama,
     portable_snooper,
     preconditions,

@@ -931,6 +931,15 @@ class SnapshotSchema(Schema):
         validate=validate.Length(max=80),
         metadata={"description": "the face-down Traitor deck, top card first (omitted or null: not given)"},
     )
+    aggressor_order = fields.List(
+        faction_field(),
+        allow_none=True,
+        validate=validate.Length(max=12),
+        metadata={
+            "description": "the Battle phase's order of aggressors once Juice of Sapho changed it: storm order with"
+            " the card's player moved first or last, kept for the phase (omitted or null: storm order)"
+        },
+    )
 
 
 class BoardSourceSchema(Schema):
@@ -1064,6 +1073,10 @@ class ActionSchema(Schema):
     to = faction_field(metadata={"description": "give-spice: the Emperor's ally receiving the spice"})
     amount = count_field(1000, "give-spice: the spice given (at least 1)")
     element = Choice(PRESCIENCE_ELEMENTS, metadata={"description": "use-prescience: the element asked for"})
+    position = Choice(
+        ["first", "last"],
+        metadata={"description": "play-sapho-order: go first or last in the Battle phase's order of aggressors"},
+    )
     power = id_field("karama-cancel in the battle-karama window on the later powers: the power cancelled")
     target = faction_field(
         metadata={

@@ -116,7 +116,11 @@ def test_the_fallback_opens_a_battle_the_engine_would_list(name: str) -> None:
     checked = 0
     for i in range(SAMPLE):
         wire = tool.generate(ruleset, random.Random(f"{SEED}:{name}:fallback:{i}"))
-        answer = tool.adjudicate(load_snapshot(wire), tool.Action.from_dict({"type": "end-shipment-movement"}))
+        # read so that Juice of Sapho, in play with CHOAM & Richese, leaves the phase to the battle choice
+        readings = {"sapho-battle-order": "aggressor-only"}
+        answer = tool.adjudicate(
+            load_snapshot(wire), tool.Action.from_dict({"type": "end-shipment-movement"}), readings
+        )
         opened = answer.to_dict()
         if opened["status"] != "resolved" or opened["next"]["decision"] is None:
             continue

@@ -44,7 +44,6 @@ SCENARIOS = load_scenarios()
 LATENT: Mapping[str, str] = {
     "caladan-battle-bonus": "homeworld battles are answered not-implemented",
     "salusa-two-sardaukar": "homeworld battles are answered not-implemented",
-    "sapho-battle-order": "no request offers Juice of Sapho as the Battle phase begins",
 }
 
 

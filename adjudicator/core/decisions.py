@@ -455,6 +455,19 @@ class PreBattleCardsDecision(DecisionRecord):
 
 
 @dataclass(frozen=True, slots=True)
+class SaphoOrderDecision(DecisionRecord):
+    """The window as the Battle phase begins on Juice of Sapho's turn-order use: `responders` are the
+    factions still to ask, `eligible` the asked faction's copies it may play (hidden from other
+    viewers)."""
+
+    responders: tuple[str, ...] = ()
+    eligible: tuple[str, ...] = ()
+
+    TYPE: ClassVar[DecisionType] = DecisionType.SAPHO_ORDER
+    READ: ClassVar[Mapping[str, Any]] = {"responders": _strings, "eligible": _strings}
+
+
+@dataclass(frozen=True, slots=True)
 class OccupyFighterDecision(DecisionRecord):
     """Ecaz choosing which of itself and its ally fights a battle both share under Occupy: the side
     faces `opponent`; `fighters` are the two it may choose."""
@@ -511,6 +524,7 @@ DECISION_RECORDS: Mapping[str, type[DecisionRecord]] = {
         TerrorPlacement,
         SuboidSwapDecision,
         PreBattleCardsDecision,
+        SaphoOrderDecision,
         OccupyFighterDecision,
         BattleChoiceDecision,
         VoiceDecision,

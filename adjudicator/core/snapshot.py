@@ -755,6 +755,8 @@ class Snapshot:
     extortion: ExtortionRecord | None = None  # a revealed Extortion awaiting the Mentat Pause
     mentat: MentatPause | None = None  # the Mentat Pause under way: its remaining steps
     no_field: NoFieldToken | None = None  # Richese's face-down No-Field token on the board
+    # the Battle phase's order of aggressors once Juice of Sapho changed it; None: storm order
+    aggressor_order: tuple[str, ...] | None = None
     # per-snapshot memo of derived values (the snapshot never changes); not part of its value
     memo: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
 
@@ -782,6 +784,7 @@ class Snapshot:
             extortion=None if raw.get("extortion") is None else ExtortionRecord.from_wire(raw["extortion"]),
             mentat=None if raw.get("mentat") is None else MentatPause.from_wire(raw["mentat"]),
             no_field=None if raw.get("no_field") is None else NoFieldToken.from_dict(raw["no_field"]),
+            aggressor_order=None if raw.get("aggressor_order") is None else tuple(raw["aggressor_order"]),
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -823,4 +826,6 @@ class Snapshot:
             out["mentat"] = self.mentat.to_wire()
         if self.no_field is not None:
             out["no_field"] = self.no_field.to_dict()
+        if self.aggressor_order is not None:
+            out["aggressor_order"] = list(self.aggressor_order)
         return out

@@ -174,6 +174,8 @@ class ActionType(StrEnum):
     PLAY_RESIDUAL_POISON = "play-residual-poison"
     PLAY_JUICE_OF_SAPHO = "play-juice-of-sapho"
     PASS_PRE_BATTLE_CARDS = "pass-pre-battle-cards"
+    PLAY_SAPHO_ORDER = "play-sapho-order"
+    PASS_SAPHO_ORDER = "pass-sapho-order"
     CHOOSE_OCCUPY_FIGHTER = "choose-occupy-fighter"
     RETREAT_FORCES = "retreat-forces"
     DECLINE_RETREAT = "decline-retreat"
@@ -215,6 +217,7 @@ class DecisionType(StrEnum):
     GIFT_KARAMA = "gift-karama"
     AUDIT_PAYMENT = "audit-payment"
     PRE_BATTLE_CARDS = "pre-battle-cards"
+    SAPHO_ORDER = "sapho-order"
     OCCUPY_FIGHTER = "occupy-fighter"
     DIPLOMAT_RETREAT = "diplomat-retreat"
     SUK_GRADUATE_FORCES = "suk-graduate-forces"
@@ -228,7 +231,8 @@ class DecisionType(StrEnum):
 # casualties, the winner's cards, the Harkonnen capture, Moritani's retention and its Karama windows,
 # its Assassinate Leaders, Semuta,
 # Face Dancers, Sandmaster, Rihani, the Ixian Suboid swap) and the Karama window on the Emperor's gift
-# of spice in the Battle phase; Duke Vidal's acquisition and its Karama window as Shipment and Movement ends
+# of spice in the Battle phase, and the window on Juice of Sapho's turn-order use as the phase begins;
+# Duke Vidal's acquisition and its Karama window as Shipment and Movement ends
 # (`end-shipment-movement`); the Terror placement and the Extortion payment in the Mentat Pause. An
 # answer that keeps a decision open (a CHOAM cash-in, a Karama pass) does not change the phase.
 _BATTLE = frozenset({Phase.BATTLE})
@@ -264,6 +268,7 @@ DECISION_PHASES: Mapping[DecisionType, frozenset[Phase]] = MappingProxyType(
         DecisionType.GIFT_KARAMA: _BATTLE,
         DecisionType.AUDIT_PAYMENT: _BATTLE,
         DecisionType.PRE_BATTLE_CARDS: _BATTLE,
+        DecisionType.SAPHO_ORDER: _BATTLE,
         DecisionType.OCCUPY_FIGHTER: _BATTLE,
         DecisionType.DUKE_VIDAL_ACQUISITION: frozenset({Phase.SHIPMENT_MOVEMENT}),
         DecisionType.DUKE_VIDAL_KARAMA: frozenset({Phase.SHIPMENT_MOVEMENT}),

@@ -9,23 +9,25 @@ Moritani decides whether to take the Duke from whoever holds him; taking him ope
 (Karama may prevent the acquisition) before custody changes. A Duke held captive by the Harkonnen
 (duke-moritani-custody) and Moritani meeting Ecaz and its ally together (duke-ecaz-co-occupied)
 are questions the register leaves open: unless the request chooses, the answer is `unresolved`
-with one alternative per combination of choices.
+with one alternative per combination of choices. Every answer here that begins the Battle phase may
+reach question sapho-battle-order (`battle/sapho_order.py`), explored the same way where it is reached.
 """
 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import replace
+from functools import wraps
 from types import MappingProxyType
 from typing import Any
 
-from adjudicator.core.action import Action, Context, choice_of
+from adjudicator.core.action import Action, Context, InterpretationNeeded, choice_of
 from adjudicator.core.catalog import catalog
 from adjudicator.core.decisions import DukeVidalAcquisition, DukeVidalKarama, opened
 from adjudicator.core.results import Adjudication, Alternative, Violation
 from adjudicator.core.rulebook import DecisionKind, RuleModule
-from adjudicator.core.rulings import found, illegal, resolved, ruled, unresolved
+from adjudicator.core.rulings import Effect, found, illegal, resolved, ruled, unresolved
 from adjudicator.core.snapshot import Decision, Snapshot
 from adjudicator.core.tracing import Trace, rule
 from adjudicator.core.vocabulary import (
@@ -40,8 +42,8 @@ from adjudicator.core.vocabulary import (
     Phase,
     TerritoryType,
 )
-from adjudicator.rules.battle.order import battle_choice
 from adjudicator.rules.battle.preconditions import STORM_QUESTION, storm_sector_battle
+from adjudicator.rules.battle.sapho_order import battle_phase_opening
 from adjudicator.rules.battle.sectors import sector_groups
 from adjudicator.rules.moritani.retention import held_karamas
 from adjudicator.rules.state import NextSnapshot, duke_in_custody
@@ -184,11 +186,44 @@ CO_OCCUPIED_QUESTION = "duke-ecaz-co-occupied"
 
 
 def begin_battle_phase(state: NextSnapshot, interpretations: Mapping[str, str]) -> dict[str, Any] | None:
-    """Shipment and Movement is over: the Battle phase begins with the first battle to choose, if any."""
+    """Shipment and Movement is over: the Battle phase begins with its first decision, if any (the
+    window on Juice of Sapho's turn-order use, or the first battle to choose)."""
     state.enter_phase(Phase.BATTLE)
-    decision = battle_choice(state.as_snapshot(), interpretations)
+    decision = battle_phase_opening(state, interpretations)
     state.set_pending(decision)
     return decision
+
+
+def _exploring(effect: Effect) -> Effect:
+    """The effect of a handler that may begin the Battle phase: where it reaches a question with
+    neither a choice nor a default (sapho-battle-order), the answer is `unresolved`, one alternative
+    per implemented choice."""
+
+    @wraps(effect)
+    def explored(snapshot: Snapshot, action: Action, context: Context, trace: Trace) -> Adjudication:
+        try:
+            return effect(snapshot, action, context, trace)
+        except InterpretationNeeded:
+            found = _alternatives(lambda under: effect(snapshot, action, under, trace).outcome, context, {})
+            return unresolved(found, trace, context)
+
+    return explored
+
+
+def _alternatives(
+    run: Callable[[Context], Mapping[str, Any] | None], context: Context, chosen: dict[str, str]
+) -> list[Alternative]:
+    """The outcome under `chosen`, or, where it reaches another open question, one per its choices."""
+    try:
+        outcome = run(context.under(chosen))
+    except InterpretationNeeded as needed:
+        return [
+            alternative
+            for choice in context.rulebook.implemented_choices(needed.question)
+            for alternative in _alternatives(run, context, {**chosen, needed.question: choice})
+        ]
+    assert outcome is not None, "an alternative is ruled as the request would be"
+    return [Alternative(MappingProxyType(chosen), outcome, Evidence.PROVISIONAL_ORDERING)]
 
 
 @rule("duke-vidal.acquisition.ecaz-co-occupied")
@@ -211,6 +246,7 @@ def _answer(
 
 
 @ruled()
+@_exploring
 def end_shipment_movement(snapshot: Snapshot, action: Action, context: Context, trace: Trace) -> Adjudication:
     """`end-shipment-movement`: Moritani's Duke Vidal check, once, then the Battle phase."""
     if snapshot.phase is not Phase.SHIPMENT_MOVEMENT:
@@ -241,12 +277,11 @@ def end_shipment_movement(snapshot: Snapshot, action: Action, context: Context, 
         # one alternative per combination of the open questions' choices
         combinations = itertools.product(*[[(q, c) for c in choices] for q, choices in open_questions])
         alternatives = [
-            Alternative(
-                MappingProxyType(dict(chosen)),
-                _acquisition_outcome(snapshot, {**context.interpretations, **dict(chosen)})[1],
-                Evidence.PROVISIONAL_ORDERING,
-            )
+            alternative
             for chosen in combinations
+            for alternative in _alternatives(
+                lambda under: _acquisition_outcome(snapshot, under.interpretations)[1], context, dict(chosen)
+            )
         ]
         return unresolved(alternatives, trace, context)
     state, outcome = _acquisition_outcome(snapshot, context.interpretations)
@@ -331,6 +366,7 @@ def _captive_may_be_taken(snapshot: Snapshot, action: Action, context: Context) 
 
 
 @ruled(found(_acquisition_open), _captive_may_be_taken)
+@_exploring
 def answer_acquisition(snapshot: Snapshot, action: Action, context: Context, trace: Trace) -> Adjudication:
     state = NextSnapshot(snapshot)
     if action.type is ActionType.DECLINE_DUKE_VIDAL:
@@ -366,6 +402,7 @@ def prevent(state: NextSnapshot, faction: str, card: str) -> None:
 
 
 @ruled()
+@_exploring
 def answer_karama(snapshot: Snapshot, action: Action, context: Context, trace: Trace) -> Adjudication:
     pending = snapshot.pending
     assert pending is not None

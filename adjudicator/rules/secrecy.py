@@ -131,6 +131,7 @@ _PRIVATE_DECISION_KEYS = {
     "audit-payment": ("drawn",),
     "battle-karama": ("eligible",),
     "pre-battle-cards": ("eligible",),
+    "sapho-order": ("eligible",),
     "gift-karama": ("eligible",),
     # the decision itself is public; its options show the asked side's hand and leaders
     "prescience-answer": (),

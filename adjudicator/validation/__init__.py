@@ -9,9 +9,9 @@ The checks run outside any rule tracing, so they record no rulings.
 
 The parts, in the order their problems are reported: `structure` (ruleset, factions, board, cards),
 `custody` (Duke Vidal, Ambassadors, Face Dancers and Traitor cards), whether the open decision can be
-open in the snapshot's phase, `moritani` (Terror, Extortion, the Mentat Pause), `battle`, then the
-open decision (checked by the part it belongs to), then
-`skills` (the leader-skill records).
+open in the snapshot's phase, `moritani` (Terror, Extortion, the Mentat Pause), `battle`, `sapho` (the
+order of aggressors Juice of Sapho set), then the open decision (checked by the part it belongs to),
+then `skills` (the leader-skill records).
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from adjudicator.core.vocabulary import DecisionType
 from adjudicator.validation.battle import BattleChecks
 from adjudicator.validation.custody import CustodyChecks
 from adjudicator.validation.moritani import MoritaniChecks
+from adjudicator.validation.sapho import SaphoChecks
 from adjudicator.validation.skills import SkillChecks
 from adjudicator.validation.structure import StructureChecks
 
@@ -43,6 +44,7 @@ def snapshot_problems(snapshot: Snapshot, root: str = "/snapshot") -> list[Probl
     moritani = MoritaniChecks(snapshot, cat, root, problems)
     battle = BattleChecks(snapshot, cat, root, problems)
     skills = SkillChecks(snapshot, cat, root, problems)
+    sapho = SaphoChecks(snapshot, cat, root, problems)
     structure.ruleset()
     structure.factions()
     structure.board()
@@ -54,6 +56,7 @@ def snapshot_problems(snapshot: Snapshot, root: str = "/snapshot") -> list[Probl
     moritani.terror(in_phase)
     moritani.assassination()
     battle.battle()
+    sapho.aggressor_order()
     if snapshot.pending is not None:
         structure.decider_in_game()
         decision_checks: Mapping[str, Callable[[], None]] = {
@@ -61,6 +64,7 @@ def snapshot_problems(snapshot: Snapshot, root: str = "/snapshot") -> list[Probl
             **moritani.decision_checks(),
             **battle.decision_checks(),
             **skills.decision_checks(),
+            **sapho.decision_checks(),
         }
         check = decision_checks.get(snapshot.pending.type)
         # a decision its phase cannot hold is reported once: its own checks assume the phase

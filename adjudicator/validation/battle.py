@@ -30,6 +30,7 @@ from adjudicator.core.records import Resolution
 from adjudicator.core.snapshot import Battle
 from adjudicator.core.vocabulary import BattlePower, BattleResult, DecisionType, DukeStatus, FactionId, TerritoryType
 from adjudicator.rules.auditor import PAYMENT_SCOPES, draw_cards, expected_audit
+from adjudicator.rules.battle.aggressors import aggressor_rank
 from adjudicator.rules.battle.cache_cards import snapshot_playable
 from adjudicator.rules.battle.commands import ELEMENT_FIELDS, PRESCIENCE, VOICE, facing, voice_subjects
 from adjudicator.rules.battle.karama_window import listed_under
@@ -611,8 +612,8 @@ class BattleChecks(Checker):
             self.add("decision-mismatch", "name a kind of card of this game", "pending", "subject")
 
     def battle_choice_decision(self) -> None:
-        """The next battle is chosen between battles, by the aggressor the board gives; the battles it
-        lists (may be omitted) are those the board holds."""
+        """The next battle is chosen between battles, by the aggressor the board and the order of
+        aggressors give; the battles it lists (may be omitted) are those the board holds."""
         decision = self.s.pending
         assert decision is not None
         if self.s.battle is not None:
@@ -634,12 +635,12 @@ class BattleChecks(Checker):
             if not here:
                 self.add("decision-mismatch", f"no battle is left in {settled}", "pending", "territory")
                 return
-            rank = {f: i for i, f in enumerate(self.s.storm_order)}
+            rank = aggressor_rank(self.s)
             aggressor = min((f for c in here for f in c.factions), key=lambda f: (rank.get(f, len(rank)), f))
         if decision.player != aggressor:
             self.add(
                 "wrong-decider",
-                f"the aggressor is {aggressor}, first in storm order with a battle",
+                f"the aggressor is {aggressor}, first in the order of aggressors with a battle",
                 "pending",
                 "player",
             )

@@ -24,6 +24,7 @@ from adjudicator.core.rulings import answers, ruled
 from adjudicator.core.snapshot import Battle, Decision, Snapshot
 from adjudicator.core.tracing import Trace, rule
 from adjudicator.core.vocabulary import ActionType, BattlePower, DecisionType, FactionId
+from adjudicator.rules.battle.aggressors import aggressor_rank
 from adjudicator.rules.battle.plans import ALLY_TRAITS, ORDINARY_FORCES, TRAITS_QUESTION, forces_in
 from adjudicator.rules.battle.sectors import battle_sectors
 from adjudicator.rules.state import NextSnapshot, finish
@@ -80,8 +81,8 @@ def fighter_options(snapshot: Snapshot, decision: Decision) -> list[dict[str, An
 def occupy_sides(snapshot: Snapshot, battle: Battle, fighter: str, opponent: str, choice: str) -> tuple[str, str]:
     if choice == "fighter-takes-role":
         return (opponent, fighter) if battle.aggressor == opponent else (fighter, opponent)
-    order = {faction: i for i, faction in enumerate(snapshot.storm_order)}
-    first = min((fighter, opponent), key=lambda f: (order.get(f, len(order)), f))
+    rank = aggressor_rank(snapshot)  # storm order, or the order Juice of Sapho set for the phase
+    first = min((fighter, opponent), key=lambda f: (rank.get(f, len(rank)), f))
     return (fighter, opponent) if first == fighter else (opponent, fighter)
 
 

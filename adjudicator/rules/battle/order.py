@@ -2,8 +2,9 @@
 
 The battles still to fight are read from the board each time a battle is to be chosen, so a battle
 that ends a faction's presence in a territory also ends the battles it would have fought there. The
-first faction in storm order with a battle left is the aggressor; it picks which of its battles is
-next, and whom it fights where it faces several opponents in one territory.
+first faction in the order of aggressors with a battle left is the aggressor; it picks which of its
+battles is next, and whom it fights where it faces several opponents in one territory. The order of
+aggressors is storm order, or the order Juice of Sapho set as the phase began (`aggressors`).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from adjudicator.core.rulings import found, illegal, ruled
 from adjudicator.core.snapshot import Decision, Snapshot
 from adjudicator.core.tracing import Trace, rule
 from adjudicator.core.vocabulary import ActionType, DecisionType, FactionId, Phase, TerritoryType
+from adjudicator.rules.battle.aggressors import aggressor_rank, order_reading_conflict
 from adjudicator.rules.battle.preconditions import STORM_QUESTION, storm_sector_battle
 from adjudicator.rules.battle.sectors import sector_groups
 from adjudicator.rules.richese import RICHESE, present_as_force, revealed_before_plans, token_in
@@ -82,11 +84,6 @@ def fighters_in(snapshot: Snapshot, territory: str) -> dict[str, set[int | None]
     return present
 
 
-def _rank(snapshot: Snapshot) -> Mapping[str, int]:
-    order = {faction: i for i, faction in enumerate(snapshot.storm_order)}
-    return {faction: order.get(faction, len(order)) for faction in snapshot.factions}
-
-
 def _fronts(
     snapshot: Snapshot,
     territory: str,
@@ -113,8 +110,8 @@ def _fronts(
 
 @rule("battle.order.battles")
 def battles_to_fight(snapshot: Snapshot, interpretations: Mapping[str, str]) -> list[Candidate]:
-    # every battle the board still holds, each pair in storm order, territories by id
-    rank = _rank(snapshot)
+    # every battle the board still holds, each pair in the order of aggressors, territories by id
+    rank = aggressor_rank(snapshot)
     advised = {a.territory for a in snapshot.advisors if a.count}
     found_: list[Candidate] = []
     placed = {s.territory for s in snapshot.forces} | ({snapshot.no_field.territory} if snapshot.no_field else set())
@@ -140,7 +137,7 @@ def battles_to_fight(snapshot: Snapshot, interpretations: Mapping[str, str]) -> 
 
 @rule("battle.order.aggressor")
 def aggressor_of(snapshot: Snapshot, candidates: list[Candidate]) -> str | None:
-    rank = _rank(snapshot)
+    rank = aggressor_rank(snapshot)
     involved = {f for c in candidates for f in c.factions}
     return min(involved, key=lambda f: (rank[f], f)) if involved else None
 
@@ -178,7 +175,8 @@ def battle_choice(snapshot: Snapshot, interpretations: Mapping[str, str]) -> dic
 def battle_choice_step(state: NextSnapshot) -> dict[str, Any] | None:
     """The step builder: the next battle to choose once a battle is over. A reading that settles a
     territory before the battle order moves on names it in the decision's `territory`: the decider is
-    then the first faction in storm order with a battle there, and only battles there are options."""
+    then the first faction in the order of aggressors with a battle there, and only battles there are
+    options."""
     snapshot = state.as_snapshot()
     decision = battle_choice(snapshot, state.readings)
     if decision is None or state.ended_battle is None:
@@ -190,7 +188,7 @@ def battle_choice_step(state: NextSnapshot) -> dict[str, Any] | None:
     if not settle:
         return decision
     here = [b for b in decision["battles"] if b["territory"] == territory]
-    rank = _rank(snapshot)
+    rank = aggressor_rank(snapshot)
     decider = min((f for b in here for f in b["factions"]), key=lambda f: (rank[f], f))
     return {**decision, "player": decider, "territory": territory}
 
@@ -272,6 +270,11 @@ def _choice_awaited(snapshot: Snapshot, action: Action) -> Violation | None:
     return None
 
 
+def _order_read_alike(snapshot: Snapshot, action: Action, context: Context) -> list[Violation]:
+    problem = order_reading_conflict(snapshot, context.interpretations)
+    return [] if problem is None else [problem]
+
+
 def _a_listed_battle(snapshot: Snapshot, action: Action, context: Context) -> Violation | None:
     assert action.player is not None
     candidates = battles_to_fight(snapshot, context.interpretations)
@@ -289,7 +292,7 @@ def _a_listed_battle(snapshot: Snapshot, action: Action, context: Context) -> Vi
     )
 
 
-@ruled(found(_choice_awaited))
+@ruled(found(_choice_awaited), _order_read_alike)
 def choose_battle(snapshot: Snapshot, action: Action, context: Context, trace: Trace) -> Adjudication:
     assert action.player is not None
     problem = _a_listed_battle(snapshot, action, context)

@@ -1,4 +1,5 @@
-"""The working state's custody: Duke Vidal, leaders, captives, Ambassadors, alliances, the turn."""
+"""The working state's custody: Duke Vidal, leaders, captives, Ambassadors, alliances, the turn and
+its phases (the order of aggressors kept for a Battle phase among them)."""
 
 from __future__ import annotations
 
@@ -133,6 +134,10 @@ class CustodyState(WorkingCopy):
 
     def enter_phase(self, phase: Phase) -> None:
         self.wire["phase"] = phase.value
+
+    def set_aggressor_order(self, order: tuple[str, ...]) -> None:
+        """The order of aggressors kept for the rest of the Battle phase (Juice of Sapho changed it)."""
+        self.wire["aggressor_order"] = list(order)
 
     def start_turn(self, turn: int) -> None:
         """The next turn begins, in the Storm phase."""
