@@ -22,6 +22,8 @@ from adjudicator.core.snapshot import Battle, Decision, Snapshot
 from adjudicator.core.tracing import Trace
 from adjudicator.core.vocabulary import ActionType, DecisionType, Evidence
 from adjudicator.rules.skill_steps import (
+    SMUGGLER_CHOOSES,
+    SMUGGLER_PILES_QUESTION,
     collect_named_piles,
     collection_opens_first,
     collection_piles,
@@ -127,8 +129,25 @@ def _alternatives(snapshot: Snapshot, action: Action, context: Context, chosen: 
     return [Alternative(MappingProxyType(chosen), dict(outcome), Evidence.PROVISIONAL_ORDERING)]
 
 
-@ruled(found(named_pile_violations), answers(STEP))
+def read_smuggler_chooses(snapshot: Snapshot, action: Action, context: Context) -> list[Violation]:
+    """The decision opens only under smuggler-chooses; its answer cannot read the question otherwise."""
+    chosen = context.interpretations.get(SMUGGLER_PILES_QUESTION)
+    if chosen is None or chosen == SMUGGLER_CHOOSES:
+        return []
+    return [
+        Violation(
+            "interpretation-mismatch",
+            f"this collection opened under {SMUGGLER_CHOOSES!r}; its answer cannot read the question otherwise",
+            f"/interpretations/{SMUGGLER_PILES_QUESTION}",
+            CHOSEN,
+        )
+    ]
+
+
+@ruled(found(named_pile_violations), answers(STEP), read_smuggler_chooses)
 def choose_smuggler_piles(snapshot: Snapshot, action: Action, context: Context, trace: Trace) -> Adjudication:
+    if SMUGGLER_PILES_QUESTION not in context.interpretations:  # the answer follows the reading it opened under
+        context = context.under({SMUGGLER_PILES_QUESTION: SMUGGLER_CHOOSES})
     try:
         state, summary = _apply(snapshot, action, context)
     except InterpretationNeeded:
