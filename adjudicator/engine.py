@@ -50,6 +50,21 @@ def _check_faction(snapshot: Snapshot, faction: str | None, path: str, what: str
     return [Problem(path, "faction-not-in-game", f"the {what} {faction!r} is not a faction in this game")]
 
 
+def _kept_readings(snapshot: Snapshot, rules: Rulebook, chosen: dict[str, str]) -> list[Violation]:
+    """A snapshot reached under a reading it shows (a record only that reading makes) is ruled under it:
+    the reading is added to `chosen` where the request names none, and naming another is refused."""
+    violations = []
+    for kept in rules.kept_readings:
+        found = kept(snapshot)
+        if found is None:
+            continue
+        question, choice, rule_id = found
+        if chosen.setdefault(question, choice) != choice:
+            message = f"this snapshot was reached under {choice!r} of {question!r}; it cannot be ruled otherwise"
+            violations.append(Violation("interpretation-mismatch", message, f"/interpretations/{question}", rule_id))
+    return violations
+
+
 def adjudicate(
     snapshot: Snapshot,
     action: Action,
@@ -64,7 +79,8 @@ def adjudicate(
     problems += _check_faction(snapshot, viewer, "/viewer", "viewer")
     if problems:
         raise InvalidRequest(problems)
-    unimplemented = [
+    mismatched = _kept_readings(snapshot, rules, chosen)
+    unimplemented = mismatched + [
         Violation(
             "not-implemented",
             f"this engine version does not implement the choice {choice!r} of {question!r}",

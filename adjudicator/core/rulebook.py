@@ -22,6 +22,9 @@ from adjudicator.core.vocabulary import ActionType
 # called with the working state when a battle step has discarded cards (typed `Any`: the working
 # state lives with the rules, above this module)
 DiscardHook = Callable[[Any], None]
+# a reading a snapshot shows it was reached under (question, choice, the rule that records it), or None:
+# a later request continuing it is ruled under that choice and cannot name another
+KeptReading = Callable[[Snapshot], tuple[str, str, str] | None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,6 +44,7 @@ class RuleModule:
     steps: Mapping[str, StepBuilder] = field(default_factory=dict)
     after_discards: tuple[DiscardHook, ...] = ()
     implements: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    kept_readings: tuple[KeptReading, ...] = ()
 
 
 def _merge(target: dict[Any, Any], owners: dict[Any, str], items: Mapping[Any, Any], what: str, name: str) -> None:
@@ -60,6 +64,7 @@ class Rulebook:
     decisions: Mapping[str, DecisionKind]
     steps: Mapping[str, StepBuilder]
     after_discards: tuple[DiscardHook, ...]
+    kept_readings: tuple[KeptReading, ...]
     implemented: Mapping[str, frozenset[str]]
     rule_functions: Mapping[str, Callable[..., Any]]
     registers: Registers
@@ -73,6 +78,7 @@ class Rulebook:
         decisions: dict[str, DecisionKind] = {}
         steps: dict[str, StepBuilder] = {}
         hooks: list[DiscardHook] = []
+        kept: list[KeptReading] = []
         implemented: dict[str, set[str]] = {}
         functions: dict[str, Callable[..., Any]] = {}
         owners: dict[str, dict[Any, str]] = {"action": {}, "decision": {}, "step": {}}
@@ -87,6 +93,7 @@ class Rulebook:
             _merge(decisions, owners["decision"], declared.decisions, "the decision", name)
             _merge(steps, owners["step"], declared.steps, "the cleanup step", name)
             hooks.extend(declared.after_discards)
+            kept.extend(declared.kept_readings)
             for question, choices in declared.implements.items():
                 implemented.setdefault(question, set()).update(choices)
             for value in vars(module).values():
@@ -113,6 +120,7 @@ class Rulebook:
             decisions=MappingProxyType(decisions),
             steps=MappingProxyType(steps),
             after_discards=tuple(hooks),
+            kept_readings=tuple(kept),
             implemented=frozen,
             rule_functions=MappingProxyType(functions),
             registers=registers,

@@ -280,7 +280,17 @@ def _ask_next(
     return resolved(state.outcome(summary), decision, context.rulebook.options(following), trace, context)
 
 
+def opened_until_plans(snapshot: Snapshot) -> tuple[str, str, str] | None:
+    """A battle whose prelude holds the window's later openings (`pre_battle_cards_after`) began under
+    until-plans, and is continued under it."""
+    battle = snapshot.battle
+    if battle is None or battle.pre_battle_cards_after is None:
+        return None
+    return TIMING_QUESTION, UNTIL_PLANS, "richese.cards.later-openings"
+
+
 DECLARED = RuleModule(
+    kept_readings=(opened_until_plans,),
     handlers={
         ActionType.PLAY_RESIDUAL_POISON: answer_window,
         ActionType.PLAY_JUICE_OF_SAPHO: answer_window,
