@@ -54,6 +54,7 @@ def snapshot_problems(snapshot: Snapshot, root: str = "/snapshot") -> list[Probl
     moritani.terror(in_phase)
     moritani.assassination()
     battle.battle()
+    moritani.held_discards_record()
     if snapshot.pending is not None:
         structure.decider_in_game()
         decision_checks: Mapping[str, Callable[[], None]] = {
