@@ -253,7 +253,8 @@ def answer_special_karama(snapshot: Snapshot, action: Action, context: Context, 
         special_overrides_compulsory()
         discard_held(state, winner, held)
     state.step_done()
-    if state.step == DecisionType.WINNER_CARDS.value and not _winner_cards(state, winner):
+    # a Cheap Hero a traitor-decided win lets the winner keep is still its own choice
+    if state.step == DecisionType.WINNER_CARDS.value and not state.cards_in_plan(winner, HELD_SLOTS):
         state.step_done()  # nothing left for the winner to choose
     summary = {"special_karama": {"spent": karama, "keep": keep, "discard": discard}}
     return finish(snapshot, state, {"moritani": summary}, trace, context)
