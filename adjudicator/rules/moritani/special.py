@@ -55,14 +55,6 @@ def _karama_in_hand(state: NextSnapshot) -> list[str]:
     return _karamas(state.hand(MORITANI))
 
 
-def _played(weapon: str | None, defense: str | None) -> list[str]:
-    return [c for c in (weapon, defense) if c is not None]
-
-
-def _winner_cards(state: NextSnapshot, winner: str) -> list[str]:
-    return _played(state.plan_card(winner, "weapon"), state.plan_card(winner, "defense"))
-
-
 def _forceable(plan: Mapping[str, str | None], held: Iterable[str]) -> list[str]:
     """The cards the power reaches in a winner's plan (slot -> card): its weapon and defense, and any
     held compulsory discard (a Cheap Hero too), in slot order."""
