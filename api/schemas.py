@@ -328,6 +328,13 @@ class RetentionRecordSchema(Schema):
     eligible = fields.List(id_field("card id"), required=True, validate=validate.Length(max=4))
     card = id_field("the declared card, once declared", allow_none=True)
     responders = fields.List(faction_field(), required=True, validate=validate.Length(max=12))
+    karama_timing = Choice(
+        ["karama-before-declaration"],
+        metadata={
+            "description": "the reading of question retention-karama-timing the retention opened under: its "
+            "Karama window comes before the ally names a card (absent: declare-then-karama)"
+        },
+    )
 
 
 class SemutaBatchSchema(Schema):
@@ -491,6 +498,15 @@ class ResolutionSchema(Schema):
             "description": "an Ixian winner's casualties, or the dialed forces its Harass and Withdraw keeps, "
             "chosen under the one-each reading of question cyborg-losses, kept while its battle-casualties or "
             "harass-withdrawal step is to come (absent: as dialed)"
+        },
+    )
+    held_discards = fields.List(
+        id_field("card id"),
+        validate=validate.Length(min=1, max=3),
+        metadata={
+            "description": "the winner's played cards its cleanup discards by rule, held in its plan for "
+            "Moritani's special Karama (question moritani-special-karama-precedence, special-overrides), kept "
+            "while its moritani-special-karama step is to come"
         },
     )
 

@@ -28,16 +28,48 @@ FILLERS = ("baliset", "la-la-la", "kulon", "trip-to-gamont", "jubba-cloak")
 # answers that take nothing: a pass-through of the cleanup
 PASSES = frozenset({"semuta-pass", "karama-pass", "decline-face-dancer", "decline-duke-vidal", "rihani-decline"})
 
-CASES = {
+SEMUTA_BATCHES = "retention-semuta-batches"
+EARLY_WINDOW = {"retention-karama-timing": "karama-before-declaration"}
+OVERRIDES = {"moritani-special-karama-precedence": "special-overrides"}
+# case -> (fixture, hidden card, interpretations, the feature's decision the flow must reach)
+CASES: dict[str, tuple[str, str, dict[str, str], str]] = {
     # Moritani loses an advanced battle to a winner that played two cards
-    "special-karama": ("moritani/special-karama-opportunity", "karama", ()),
-    # the special Karama after the winner's compulsory discards
-    "special-karama-compulsory": ("moritani/special-karama-after-compulsory-discards", "karama", ()),
+    "special-karama": ("moritani/special-karama-opportunity", "karama", {}, "moritani-special-karama"),
+    # the special Karama after the winner's compulsory discards, and with them held for it
+    "special-karama-compulsory": (
+        "moritani/special-karama-after-compulsory-discards",
+        "karama",
+        {},
+        "moritani-special-karama",
+    ),
+    "special-karama-overrides": (
+        "moritani/special-karama-skips-a-used-artillery-strike",
+        "karama",
+        OVERRIDES,
+        "moritani-special-karama",
+    ),
     # an ordinary battle's discards with CHOAM & Richese in play
-    "semuta-ordinary": ("moritani/semuta-in-an-ordinary-battle", "semuta-drug", ()),
+    "semuta-ordinary": ("moritani/semuta-in-an-ordinary-battle", "semuta-drug", {}, "semuta-opportunity"),
     # Moritani's defeated ally: the initial batch, under both readings of retention-semuta-batches
-    "semuta-retention-split": ("moritani/semuta-initial-batch", "semuta-drug", ("split-batches",)),
-    "semuta-retention-single": ("moritani/semuta-initial-batch", "semuta-drug", ("single-batch",)),
+    "semuta-retention-split": (
+        "moritani/semuta-initial-batch",
+        "semuta-drug",
+        {SEMUTA_BATCHES: "split-batches"},
+        "semuta-opportunity",
+    ),
+    "semuta-retention-single": (
+        "moritani/semuta-initial-batch",
+        "semuta-drug",
+        {SEMUTA_BATCHES: "single-batch"},
+        "semuta-opportunity",
+    ),
+    # the Karama window on the ally's retention before it names a card: it opens whoever holds a Karama
+    "retention-window-first": (
+        "moritani/retention-window-before-declaration",
+        "karama",
+        EARLY_WINDOW,
+        "moritani-retention-karama",
+    ),
 }
 
 
@@ -98,11 +130,10 @@ def _decisions(steps: list[tuple[Action, Any]]) -> list[tuple[str, str]]:
 
 
 def _check(case: str, storm_order: list[str] | None) -> list[list[tuple[str, str]]]:
-    scenario_id, hidden, choice = CASES[case]
+    scenario_id, hidden, interpretations, _ = CASES[case]
     base = _base(scenario_id, hidden)
     if storm_order is not None:
         base["storm_order"] = storm_order
-    interpretations = {"retention-semuta-batches": choice[0]} if choice else {}
     factions = sorted(base["factions"])
     played = {holder: _play(_with_holder(base, hidden, holder), interpretations) for holder in (None, *factions)}
     for viewer in factions:
@@ -117,7 +148,7 @@ def _check(case: str, storm_order: list[str] | None) -> list[list[tuple[str, str
 def test_the_flow_is_the_same_whoever_holds_the_card(case: str) -> None:
     sequences = _check(case, None)
     # the flow reaches the feature's decision at all: the comparison is not between empty runs
-    expected = "moritani-special-karama" if CASES[case][1] == "karama" else "semuta-opportunity"
+    expected = CASES[case][3]
     assert all(any(kind == expected for kind, _ in sequence) for sequence in sequences), sequences
 
 

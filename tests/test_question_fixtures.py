@@ -112,6 +112,14 @@ def _expects_not_implemented(expect: Mapping[str, Any], question: str) -> bool:
     )
 
 
+def _provenance_readings(expect: Mapping[str, Any]) -> Mapping[str, Any]:
+    """The readings the expected answer's provenance names: a snapshot reached under a reading it keeps
+    is ruled under that reading, not the default, and its fixture says so there."""
+    provenance = expect.get("provenance")
+    readings = provenance.get("interpretations") if isinstance(provenance, Mapping) else None
+    return readings if isinstance(readings, Mapping) else {}
+
+
 def _asserted_rules(expect: Mapping[str, Any]) -> set[str]:
     return {value for key, value in _walk(expect) if key == "rule" and isinstance(value, str)}
 
@@ -167,6 +175,7 @@ def coverage(
             and question.id not in c.interpretations
             and _asserted_rules(c.expect) & governing
             and any(v.interpretations.get(question.id) for v in c.scenario.variants)
+            and question.id not in _provenance_readings(c.expect)
         ]
         if by_rule:
             reaching[question.id] = by_rule

@@ -96,16 +96,18 @@ def _wire(value: Any) -> Any:
 @dataclass(frozen=True, slots=True)
 class RetentionRecord(Record):
     """Moritani's defeated ally: the played cards it reserved, the eligible ones, the card it declared
-    (once declared) and the factions still to answer the Karama window."""
+    (once declared), the factions still to answer the Karama window, and the reading of
+    retention-karama-timing the retention opened under when it is not the default."""
 
     player: str
     played: tuple[str, ...]
     eligible: tuple[str, ...]
     card: str | None = None
     responders: tuple[str, ...] = ()
+    karama_timing: str | None = None
 
     READ: ClassVar[Mapping[str, Any]] = {"played": _strings, "eligible": _strings, "responders": _strings}
-    OPTIONAL: ClassVar[tuple[str, ...]] = ("card",)
+    OPTIONAL: ClassVar[tuple[str, ...]] = ("card", "karama_timing")
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,11 +196,13 @@ class Resolution(Record):
     suk_rescue: SukRescueRecord | None = None
     cyborg_losses: str | None = None
     smuggler: SmugglerRecord | None = None
+    held_discards: tuple[str, ...] | None = None
 
     READ: ClassVar[Mapping[str, Any]] = {
         "result": BattleResult,
         "steps": _strings,
         "used_cards": _strings,
+        "held_discards": _strings,
         "retention": RetentionRecord.from_wire,
         "sandmaster": SandmasterRecord.from_wire,
         "rihani": RihaniRecord.from_wire,
@@ -226,6 +230,7 @@ class Resolution(Record):
         "suk_rescue",
         "cyborg_losses",
         "smuggler",
+        "held_discards",
     )
 
     def to_wire(self) -> dict[str, Any]:

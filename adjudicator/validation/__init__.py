@@ -57,6 +57,7 @@ def snapshot_problems(snapshot: Snapshot, root: str = "/snapshot") -> list[Probl
     moritani.assassination()
     battle.battle()
     sapho.aggressor_order()
+    moritani.held_discards_record()
     if snapshot.pending is not None:
         structure.decider_in_game()
         decision_checks: Mapping[str, Callable[[], None]] = {

@@ -35,7 +35,8 @@ from adjudicator.rules.moritani.extortion import (
     bribes_may_wait,
     terror_strongholds,
 )
-from adjudicator.rules.moritani.special import forceable_cards, special_karama_cards
+from adjudicator.rules.moritani.retention import KARAMA_FIRST
+from adjudicator.rules.moritani.special import discarded_by_rule, forceable_cards, special_karama_cards
 from adjudicator.validation.base import Checker
 
 _MENTAT_STEPS = frozenset({DecisionType.TERROR_PLACEMENT.value, DecisionType.EXTORTION_PAYMENT.value})
@@ -198,6 +199,14 @@ class MoritaniChecks(Checker):
         if record is None or not steps or steps[0] != decision.type:
             self.add("decision-out-of-step", f"no resolved battle is waiting for {decision.type}", "pending", "type")
             return
+        karama_first = record.karama_timing == KARAMA_FIRST
+        if decision.type == DecisionType.MORITANI_RETENTION and karama_first and record.responders:
+            self.add(
+                "decision-out-of-step",
+                "under karama-before-declaration the ally names its card once its Karama window has closed",
+                "pending",
+                "type",
+            )
         if decision.type == DecisionType.MORITANI_RETENTION:
             used = set(resolution.used_cards or ()) if resolution is not None else set()
             by_traitor = bool(resolution.decided_by_traitor) if resolution is not None else False
@@ -222,7 +231,9 @@ class MoritaniChecks(Checker):
                 self.add(
                     "decision-mismatch", "'eligible' must be the Karama cards the decider holds", "pending", "eligible"
                 )
-            if window.card != record.card or record.card is None:
+            if karama_first and (window.card is not None or record.card is not None):
+                self.add("decision-mismatch", "the window comes before the ally names a card", "pending", "card")
+            elif not karama_first and (window.card != record.card or record.card is None):
                 self.add("decision-mismatch", "'card' differs from the declared card", "pending", "card")
 
     def retention_decision(self) -> None:
@@ -271,6 +282,32 @@ class MoritaniChecks(Checker):
         return resolution
 
     # -- Moritani's advanced special Karama ---------------------------------------------------------
+    def held_discards_record(self) -> None:
+        """`held_discards` is kept exactly while Moritani's special Karama is to come, and names cards of
+        the winner's plan that its cleanup discards by rule (question moritani-special-karama-precedence)."""
+        battle = self.s.battle
+        resolution = battle.resolution if battle is not None else None
+        if battle is None or resolution is None or resolution.held_discards is None:
+            return
+        where = ("battle", "resolution", "held_discards")
+        if DecisionType.MORITANI_SPECIAL_KARAMA not in resolution.steps or resolution.loser != FactionId.MORITANI:
+            self.add(
+                "record-out-of-step",
+                "held_discards is kept exactly while the special Karama of a battle Moritani lost is to come",
+                *where,
+            )
+            return
+        plan = battle.plans.get(str(resolution.winner))
+        in_plan = set(plan.cards) if plan is not None else set()
+        used = set(resolution.used_cards or ())
+        for i, card in enumerate(resolution.held_discards):
+            if card not in in_plan:
+                self.add("decision-mismatch", f"{card} is not in the winner's plan", *where, i)
+            elif self.cat.cards.get(card_kind(card)) is not None and not discarded_by_rule(
+                card, used=card in used, decided_by_traitor=resolution.decided_by_traitor
+            ):
+                self.add("card-not-eligible", f"{card} is not a card the winner must discard", *where, i)
+
     def special_karama_decision(self) -> None:
         """The special Karama opens after a battle Moritani lost; its cards are the rules' own lists."""
         decision = self.s.pending

@@ -141,6 +141,11 @@ def news(battle: Battle) -> tuple[str, ...]:
     return tuple(step for step, happened in zip(NEWS_STEPS, given, strict=True) if happened)
 
 
+@rule("richese.cards.first-close")
+def window_closes_for_good(timing: str) -> bool:
+    return timing != UNTIL_PLANS
+
+
 @rule("richese.cards.later-openings")
 def plan_later_openings(state: NextSnapshot) -> None:
     battle = state.as_snapshot().battle
@@ -248,8 +253,9 @@ def answer_window(snapshot: Snapshot, action: Action, context: Context, trace: T
         summary = {"pre_battle_cards": {"passed": player}}
         if not window.responders:
             state.prelude_done(WINDOW)
-            if battle.pre_battle_cards_after is None and context.choice(TIMING_QUESTION) == UNTIL_PLANS:
-                plan_later_openings(state)
+            if battle.pre_battle_cards_after is None:
+                if not window_closes_for_good(context.choice(TIMING_QUESTION)):
+                    plan_later_openings(state)
             return finish(snapshot, state, summary, trace, context)
         return _ask_next(state, _asked(state, window_order(window.responders)), summary, trace, context)
     card = str(action.fields["card"])

@@ -60,8 +60,8 @@ from adjudicator.rules.harkonnen import (
 from adjudicator.rules.ixians import LOSSES_QUESTION as CYBORG_LOSSES_QUESTION
 from adjudicator.rules.ixians import ONE_EACH, forces_lost_one_each, suboid_swap_offered
 from adjudicator.rules.moritani.assassination import assassination_step, forfeit_by_traitor_call
-from adjudicator.rules.moritani.retention import retention_before_capture, retention_step
-from adjudicator.rules.moritani.special import special_karama_step
+from adjudicator.rules.moritani.retention import continuation_order, opening_step, retention_last, retention_step
+from adjudicator.rules.moritani.special import holds_compulsory_discards, special_karama_step
 from adjudicator.rules.skill_bonuses import BANKER_CHOAM_QUESTION, banker_spend, banker_spice_shared, green_special
 from adjudicator.rules.skill_steps import (
     NO_RESCUE,
@@ -81,7 +81,7 @@ from adjudicator.rules.skills import (
     skill_returns_face_up,
     skills_on,
 )
-from adjudicator.rules.state import NextSnapshot, in_cleanup_order
+from adjudicator.rules.state import NextSnapshot, cleanup_order, in_cleanup_order
 from adjudicator.rules.tleilaxu import face_dancer_step, storm_side_reading
 
 TRAITOR_CHEAP_HERO_QUESTION = "traitor-winner-cheap-hero"
@@ -434,6 +434,8 @@ def apply_resolution(
         res.result is BattleResult.SINGLE_TRAITOR,
         dict(context.interpretations),
     )
+    # under continuations-first the retention is scheduled after the Face Dancer reveal, below
+    last = retention is not None and retention_last(context.interpretations)
     payments: list[SupportPayment] = []
     if snapshot.ruleset.advanced:
         for faction in (battle.aggressor, battle.defender):
@@ -484,6 +486,7 @@ def apply_resolution(
     rihani: RihaniRecord | None = None
     if smuggler is not None:
         needed.add(DecisionType.SMUGGLER_COLLECTION.value)
+    held: tuple[str, ...] = ()  # the winner's compulsory discards waiting for Moritani's special Karama
     if audit_step(state, battle, any(leader == AUDITOR for leader, _, _ in killed), context):
         needed.add(DecisionType.AUDIT_PAYMENT.value)
     if withdrawing is not None:
@@ -498,6 +501,7 @@ def apply_resolution(
     if res.winner is not None:
         winner_plan = battle.plans[res.winner]
         decided_by_traitor = res.result is BattleResult.SINGLE_TRAITOR
+        compulsory: list[tuple[str, str]] = []  # the winner's cards discarded by rule: slot, rule
         for slot in WINNER_SLOTS:
             card = getattr(winner_plan, slot)
             if card is None:
@@ -509,12 +513,20 @@ def apply_resolution(
             ):
                 continue  # offered with the winner's other cards
             if card in res.diplomat.values():  # counted as the opponent's defense, then discarded
-                state.discard_from_plan(res.winner, slot, "skills.diplomat.face-up")
+                compulsory.append((slot, "skills.diplomat.face-up"))
                 continue
             used = card in res.used_cards
             if not can_retain_battle_card(card, used=used, decided_by_traitor=decided_by_traitor):
                 green = slot == "weapon" and green_special(card)  # a Planetologist's card
-                rule_id = "skills.planetologist.discard" if green else "battle.cards.winner-may-keep"
+                compulsory.append((slot, "skills.planetologist.discard" if green else "battle.cards.winner-may-keep"))
+        # Moritani's special Karama may reach them (question moritani-special-karama-precedence)
+        hold = bool(compulsory) and holds_compulsory_discards(
+            snapshot, state, res.winner, res.loser, context.interpretations
+        )
+        if hold:
+            held = tuple(str(getattr(winner_plan, slot)) for slot, _ in compulsory)
+        else:
+            for slot, rule_id in compulsory:
                 state.discard_from_plan(res.winner, slot, rule_id)
         if res.result is BattleResult.DECIDED and res.winner != withdrawing:
             options = casualty_options(snapshot, battle, res.winner, traits, reading)
@@ -535,9 +547,9 @@ def apply_resolution(
                 kept_traits, one_each = kept_traits or winner_traits, one_each or winner_one_each
             if not ecaz_withdraws:
                 occupy_winner_losses(state, snapshot, battle, res.winner, context)
-        if special_karama_step(snapshot, state, res.winner, res.loser):
+        if special_karama_step(snapshot, state, res.winner, res.loser, context.interpretations, held):
             needed.add(DecisionType.MORITANI_SPECIAL_KARAMA.value)
-        remaining = state.cards_in_plan(res.winner, WINNER_SLOTS)
+        remaining = [c for c in state.cards_in_plan(res.winner, WINNER_SLOTS) if c not in held]
         if remaining:
             needed.add(DecisionType.WINNER_CARDS.value)
         # the winner's skills, before Moritani's retention, the capture and a Face Dancer
@@ -594,8 +606,8 @@ def apply_resolution(
             captive_duke_returns(state, context.interpretations)
     if killed and harkonnen_leaderless(state):
         captives_return_when_leaderless(state, context.interpretations)
-    if retention is not None:
-        needed.add(DecisionType.MORITANI_RETENTION.value)
+    if retention is not None and not last:
+        needed.add(opening_step(retention))
     if res.winner is not None and assassination_step(
         snapshot,
         state,
@@ -619,7 +631,7 @@ def apply_resolution(
         state.leader_fought(DUKE, territory)
     if captive is not None:
         if retention is not None:
-            retention_before_capture()
+            continuation_order(last)
         needed.add(DecisionType.HARKONNEN_CAPTURE.value)
 
     if skills_on(snapshot):
@@ -661,10 +673,17 @@ def apply_resolution(
         state.update_resolution(dialed_traits=kept_traits)
     if one_each:  # the casualty or withdrawal decision's options follow the reading it opened under
         state.update_resolution(cyborg_losses=ONE_EACH)
+    if held:
+        state.update_resolution(held_discards=held)
     # the Face Dancer question reads the resolution just recorded (whether other steps precede it)
-    if face_dancer_step(state):
+    face_dancer = face_dancer_step(state)
+    if face_dancer:
         state.schedule_step(DecisionType.FACE_DANCER_REVEAL.value)
         storm_side_reading(state, covered, context)
+        if retention is not None and captive is None:
+            continuation_order(last)
+    if retention is not None and last:
+        state.schedule_step(opening_step(retention), cleanup_order(retention_last=True))
     return summary, state
 
 

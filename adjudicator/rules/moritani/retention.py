@@ -6,13 +6,22 @@ have kept. Declaring a card opens a Karama window: Karama can stop an alliance a
 holder of a Karama card (and, in the advanced game, the Bene Gesserit with a Worthless card) may
 cancel it, asked one at a time in storm order; Moritani cannot cancel its own power. Declined or
 cancelled, every played card is discarded once; otherwise the kept card returns to the ally's hand.
-The declare-then-respond sequence and the place of this step before Harkonnen capture are the
-register's provisional orderings (questions retention-karama-timing, retention-continuation-order).
+
+Two orderings are the register's questions. retention-karama-timing: by default the ally names its
+card and the window follows (declining opens none); under karama-before-declaration the window opens
+first, whenever the ally could keep a card (a public fact, so whether it opens tells nothing of the
+ally's intent or anyone's hand), a cancellation discards everything before any card is named, and
+once it closes unstopped the ally's choice settles at once. The record keeps that reading
+(`karama_timing`), so a saved snapshot goes on as it began. retention-continuation-order: by default
+the retention comes before the Harkonnen capture and a Face Dancer reveal of the same battle; under
+continuations-first it comes after them, the played cards staying reserved meanwhile. CHOAM's share of
+the support is paid as the battle resolves under either reading, and technology transfer is not
+modelled (Tech Tokens are not), so neither moves.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from adjudicator.core.action import Action, Context, choice_of
@@ -31,6 +40,10 @@ from adjudicator.rules.state import NextSnapshot, finish
 
 TRAITOR_QUESTION = "retention-traitor-mandatory-cards"
 SEMUTA_QUESTION = "retention-semuta-batches"
+TIMING_QUESTION = "retention-karama-timing"
+KARAMA_FIRST = "karama-before-declaration"
+CONTINUATION_QUESTION = "retention-continuation-order"
+CONTINUATIONS_FIRST = "continuations-first"
 
 
 @rule("moritani.retention.opportunity")
@@ -100,11 +113,51 @@ def retention_step(
     reserved = [c for c in played if c not in early]
     state.event("cards-reserved", "moritani.retention.opportunity", faction=loser, cards=reserved)
     # the declared card is recorded (as none yet) from the start
-    return RetentionRecord(loser, tuple(played), tuple(eligible)).with_(card=None)
+    record = RetentionRecord(loser, tuple(played), tuple(eligible)).with_(card=None)
+    if choice_of(interpretations, TIMING_QUESTION) == KARAMA_FIRST:
+        record = karama_before_declaration(state, record)
+    return record
+
+
+def karama_before_declaration(state: NextSnapshot, record: RetentionRecord) -> RetentionRecord:
+    """The window is set to ask everyone before any card is named; the record keeps the reading."""
+    window_before_declaration()
+    return record.with_(responders=tuple(retention_window(_responders(state))), karama_timing=KARAMA_FIRST)
+
+
+@rule("moritani.retention.karama-before-declaration")
+def window_before_declaration() -> None:
+    pass
+
+
+def opening_step(record: RetentionRecord) -> str:
+    """The retention's first cleanup step: the ally's choice, or its Karama window when that comes first."""
+    if record.karama_timing == KARAMA_FIRST:
+        return DecisionType.RETENTION_KARAMA.value
+    return DecisionType.MORITANI_RETENTION.value
+
+
+def retention_last(interpretations: Mapping[str, str]) -> bool:
+    """Whether the retention follows the capture and the Face Dancer reveal (question
+    retention-continuation-order); the rule it rests on is traced where both meet (`continuation_order`)."""
+    return choice_of(interpretations, CONTINUATION_QUESTION) == CONTINUATIONS_FIRST
+
+
+def continuation_order(last: bool) -> None:
+    """The retention meets a capture or a Face Dancer reveal of the same battle: the rule of its place."""
+    if last:
+        retention_after_continuations()
+    else:
+        retention_before_capture()
 
 
 @rule("moritani.retention.before-continuations")
 def retention_before_capture() -> None:
+    pass
+
+
+@rule("moritani.retention.after-continuations")
+def retention_after_continuations() -> None:
     pass
 
 
@@ -155,6 +208,8 @@ def _responders(state: NextSnapshot) -> list[str]:
 KEPT_BY_CHOICE = "moritani.retention.choose-one-or-none"
 # a card kept once its Karama window has passed rests on the window's provisional ordering
 KEPT_AFTER_WINDOW = "moritani.retention.karama-pass"
+# a card named after the window closed (karama-before-declaration) rests on that reading
+KEPT_AFTER_EARLY_WINDOW = "moritani.retention.karama-before-declaration"
 
 
 @rule("moritani.retention.discard-unkept")
@@ -177,6 +232,8 @@ def retain_card(snapshot: Snapshot, action: Action, context: Context, trace: Tra
     state = NextSnapshot(snapshot)
     card = action.fields.get("card")
     record = _retention(state)
+    if record.karama_timing == KARAMA_FIRST:
+        return _choose_after_window(snapshot, state, record, card, context, trace)
     if card is None:
         _settle(state, record, None)
         return finish(
@@ -196,6 +253,19 @@ def retain_card(snapshot: Snapshot, action: Action, context: Context, trace: Tra
         state.set_retention(record.with_(responders=tuple(responders)))
         state.step_becomes(DecisionType.RETENTION_KARAMA.value)
         summary = {"retention": {"faction": record.player, "declared": card}}
+    return finish(snapshot, state, {"moritani": summary}, trace, context)
+
+
+def _choose_after_window(
+    snapshot: Snapshot, state: NextSnapshot, record: RetentionRecord, card: str | None, context: Context, trace: Trace
+) -> Adjudication:
+    """Under karama-before-declaration the window has closed unstopped: the named card (or none) is
+    settled at once, with no window of its own."""
+    window_before_declaration()
+    chosen = record.with_(card=card)
+    state.set_retention(chosen)
+    _settle(state, chosen, card, KEPT_AFTER_EARLY_WINDOW)
+    summary = {"retention": {"faction": record.player, "kept": card}}
     return finish(snapshot, state, {"moritani": summary}, trace, context)
 
 
@@ -261,6 +331,8 @@ def karama_response(snapshot: Snapshot, action: Action, context: Context, trace:
     record = _retention(state)
     if action.type is ActionType.KARAMA_CANCEL:
         retention_window(list(record.responders))  # the window's order brought the card in
+        if record.karama_timing == KARAMA_FIRST:
+            window_before_declaration()  # cancelled before any card is named
         cancel_retention(state, action.player, str(action.fields["card"]))
         _settle(state, record, None)
         summary = {"retention": {"faction": record.player, "kept": None, "cancelled_by": action.player}}
@@ -270,10 +342,18 @@ def karama_response(snapshot: Snapshot, action: Action, context: Context, trace:
         state.set_retention(record)
         if record.responders:
             summary = {"retention": {"faction": record.player, "declared": record.card, "passed": action.player}}
+        elif record.karama_timing == KARAMA_FIRST:
+            window_closed_before_declaration(state)
+            summary = {"retention": {"faction": record.player, "declared": None, "passed": action.player}}
         else:
             _settle(state, record, record.card, KEPT_AFTER_WINDOW)
             summary = {"retention": {"faction": record.player, "kept": record.card}}
     return finish(snapshot, state, {"moritani": summary}, trace, context)
+
+
+def window_closed_before_declaration(state: NextSnapshot) -> None:
+    window_before_declaration()
+    state.step_becomes(DecisionType.MORITANI_RETENTION.value)  # the ally now names its card, or none
 
 
 def window_options(snapshot: Snapshot, decision: Decision) -> list[dict[str, Any]]:
@@ -319,7 +399,7 @@ DECLARED = RuleModule(
     implements={
         SEMUTA_QUESTION: ("split-batches", "single-batch"),
         TRAITOR_QUESTION: ("apply-traitor-exception", "always-ineligible"),
-        "retention-karama-timing": ("declare-then-karama",),
-        "retention-continuation-order": ("retention-first",),
+        TIMING_QUESTION: ("declare-then-karama", KARAMA_FIRST),
+        CONTINUATION_QUESTION: ("retention-first", CONTINUATIONS_FIRST),
     },
 )

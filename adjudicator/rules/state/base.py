@@ -50,8 +50,10 @@ PRELUDE_ORDER: tuple[str, ...] = (
 # others and the other expansion steps after them, as the rules register's cleanup-order entries state; the
 # choice of the forces a Harass and Withdraw side dialed before the losses that follow from it, rule
 # battle.card.harass-and-withdraw-choice, and the reserve forces Reinforcements sends beside them, rule
-# battle.card.reinforcements-choice). A step
-# may hand over to its follow-up in place, and a Semuta opportunity interrupts whichever step is next.
+# battle.card.reinforcements-choice). Moritani's retention opens with its ally's choice, or with its
+# Karama window under question retention-karama-timing's karama-before-declaration (the one or the
+# other, in the same place). A step may hand over to its follow-up in place, and a Semuta opportunity
+# interrupts whichever step is next.
 CLEANUP_ORDER: tuple[str, ...] = (
     DecisionType.SMUGGLER_COLLECTION.value,
     DecisionType.AUDIT_PAYMENT.value,
@@ -65,14 +67,25 @@ CLEANUP_ORDER: tuple[str, ...] = (
     DecisionType.WINNER_CARDS.value,
     DecisionType.SANDMASTER_PILE.value,
     DecisionType.RIHANI_DRAW_OFFER.value,
+    DecisionType.RETENTION_KARAMA.value,
     DecisionType.MORITANI_RETENTION.value,
     DecisionType.MORITANI_ASSASSINATION.value,
     DecisionType.HARKONNEN_CAPTURE.value,
     DecisionType.FACE_DANCER_REVEAL.value,
 )
+# Moritani's retention steps, which question retention-continuation-order's continuations-first puts
+# after the Harkonnen capture and the Face Dancer reveal (rule moritani.retention.after-continuations)
+RETENTION_STEPS: tuple[str, ...] = (DecisionType.RETENTION_KARAMA.value, DecisionType.MORITANI_RETENTION.value)
+RETENTION_LAST_ORDER: tuple[str, ...] = (
+    *(step for step in CLEANUP_ORDER if step not in RETENTION_STEPS),
+    *RETENTION_STEPS,
+)
 FOLLOW_UPS: Mapping[str, str] = MappingProxyType(
     {
+        # the ally's declared card to its Karama window; under karama-before-declaration the window,
+        # closed unstopped, to the ally's choice
         DecisionType.MORITANI_RETENTION.value: DecisionType.RETENTION_KARAMA.value,
+        DecisionType.RETENTION_KARAMA.value: DecisionType.MORITANI_RETENTION.value,
         DecisionType.RIHANI_DRAW_OFFER.value: DecisionType.RIHANI_EXCHANGE.value,
     }
 )
@@ -81,10 +94,16 @@ INTERRUPTS: tuple[str, ...] = (DecisionType.SEMUTA_OPPORTUNITY.value,)
 UNINTERRUPTED: frozenset[str] = frozenset({DecisionType.SMUGGLER_COLLECTION.value, DecisionType.AUDIT_PAYMENT.value})
 
 
-def in_cleanup_order(steps: Iterable[str]) -> list[str]:
-    """The given cleanup steps in the declared order."""
+def cleanup_order(retention_last: bool) -> tuple[str, ...]:
+    """The order a battle's cleanup steps are taken in: `CLEANUP_ORDER`, or with Moritani's retention
+    after the continuations (`retention_last`, question retention-continuation-order)."""
+    return RETENTION_LAST_ORDER if retention_last else CLEANUP_ORDER
+
+
+def in_cleanup_order(steps: Iterable[str], order: tuple[str, ...] = CLEANUP_ORDER) -> list[str]:
+    """The given cleanup steps in the declared order (or in `order`, one of `cleanup_order`'s)."""
     wanted = set(steps)
-    return [step for step in CLEANUP_ORDER if step in wanted]
+    return [step for step in order if step in wanted]
 
 
 def duke_in_custody(

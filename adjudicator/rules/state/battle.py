@@ -91,11 +91,12 @@ class BattleCardsState(WorkingCopy):
             resolution["smuggler"] = smuggler.to_wire()
         self.wire["battle"]["resolution"] = resolution
 
-    def schedule_step(self, step: str) -> None:
-        """Add a cleanup step in its declared place among the steps to come."""
+    def schedule_step(self, step: str, order: tuple[str, ...] = CLEANUP_ORDER) -> None:
+        """Add a cleanup step in its declared place among the steps to come (in `order`, one of
+        `cleanup_order`'s)."""
         steps = self.wire["battle"]["resolution"]["steps"]
-        rank = CLEANUP_ORDER.index(step)
-        later = (i for i, s in enumerate(steps) if s in CLEANUP_ORDER and CLEANUP_ORDER.index(s) > rank)
+        rank = order.index(step)
+        later = (i for i, s in enumerate(steps) if s in order and order.index(s) > rank)
         steps.insert(next(later, len(steps)), step)
 
     @property
