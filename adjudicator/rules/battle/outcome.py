@@ -81,7 +81,7 @@ from adjudicator.rules.skills import (
     skills_on,
 )
 from adjudicator.rules.state import NextSnapshot, in_cleanup_order
-from adjudicator.rules.tleilaxu import face_dancer_step, storm_side_reading
+from adjudicator.rules.tleilaxu import face_dancer_step, keep_own_leader_bounty, storm_side_reading
 
 TRAITOR_CHEAP_HERO_QUESTION = "traitor-winner-cheap-hero"
 SUK_OCCUPY_QUESTION = "suk-graduate-occupy-ally-forces"
@@ -313,6 +313,7 @@ def apply_resolution(
     if skills_on(snapshot):  # when the plans are revealed, before the explosion destroys the spice
         for faction in (battle.aggressor, battle.defender):
             smuggler_step(snapshot, state, faction, battle.plans[faction], territory, context)
+    own_leader_paid = 0  # what the winner was paid for its own leader, which a Face Dancer may have been
     if res.result is BattleResult.DECIDED:
         assert res.winner is not None
         paid_for = killed
@@ -323,6 +324,8 @@ def apply_resolution(
         state.pay_from_bank(res.winner, amount, "battle.bounty", "leaders killed")
         if amount:
             paid[res.winner] = amount
+            own_leader = sides[res.winner].plan.leader
+            own_leader_paid = bounty([k for k in paid_for if k[0] == own_leader]) if own_leader else 0
 
     # forces (Harass and Withdraw first takes its side's undialed forces back to its reserves; when its
     # dial could be made up in more than one way, the side chooses, and its losses wait for the choice)
@@ -615,6 +618,7 @@ def apply_resolution(
     if face_dancer_step(state):
         state.schedule_step(DecisionType.FACE_DANCER_REVEAL.value)
         storm_side_reading(state, covered, context)
+        keep_own_leader_bounty(state, own_leader_paid)
     return summary, state
 
 
