@@ -395,7 +395,7 @@ def earlier_bounty(
     state: NextSnapshot, snapshot: Snapshot, winner: str, interpretations: Mapping[str, str]
 ) -> int | None:
     """The revealed leader died in the battle: the spice paid for it stays (None), or, under the
-    bounty-returned reading of face-dancer-earlier-bounty, the winner pays it back (what it paid)."""
+    bounty-returned reading of face-dancer-earlier-bounty, the winner pays it back (the amount it pays)."""
     if choice_of(interpretations, BOUNTY_QUESTION) != BOUNTY_RETURNED:
         earlier_bounty_stands()
         return None
