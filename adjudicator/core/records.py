@@ -157,10 +157,11 @@ class RihaniRecord(Record):
 
 @dataclass(frozen=True, slots=True)
 class BoardSource(Record):
-    """Forces taken from one stack on the board: its territory and sector, and how many."""
+    """Forces taken from one stack on the board: its territory and sector (none where the territory has
+    none; a source may leave it out), and how many."""
 
     territory: str
-    sector: int | None
+    sector: int | None = field(default=None, kw_only=True)
     count: int
 
 
@@ -171,7 +172,7 @@ class FaceDancerRevealRecord(Record):
     factions still to answer the window."""
 
     leader: str
-    sector: int | None
+    sector: int | None = field(default=None, kw_only=True)
     from_reserves: int
     from_board: tuple[BoardSource, ...]
     responders: tuple[str, ...]

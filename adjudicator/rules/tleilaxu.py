@@ -485,7 +485,7 @@ def declare_reveal(state: NextSnapshot, action: Action, responders: tuple[str, .
         sector=action.fields.get("sector"),
         from_reserves=int(action.fields.get("from_reserves", 0)),
         from_board=tuple(
-            BoardSource(str(source["territory"]), source.get("sector"), int(source["count"]))
+            BoardSource(str(source["territory"]), int(source["count"]), sector=source.get("sector"))
             for source in action.fields.get("from_board") or ()
         ),
         responders=responders,
