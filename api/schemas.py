@@ -374,6 +374,26 @@ class SmugglerRecordSchema(Schema):
     amount = count_field(20, "the spice it takes in all (the leader's strength)", required=True)
 
 
+class FaceDancerRevealRecordSchema(Schema):
+    """A Face Dancer reveal waiting for the Karama window on it to close (question face-dancer-karama)."""
+
+    leader = id_field("the Face Dancer revealed: the winner's leader", required=True)
+    sector = sector_field()
+    from_reserves = count_field(20, "Tleilaxu forces the reveal takes from reserves", required=True)
+    from_board = fields.List(
+        fields.Nested(lambda: BoardSourceSchema()),
+        required=True,
+        validate=validate.Length(max=20),
+        metadata={"description": "Tleilaxu forces the reveal takes from the board"},
+    )
+    responders = fields.List(
+        faction_field(),
+        required=True,
+        validate=validate.Length(min=1, max=12),
+        metadata={"description": "the factions still to answer the window, the one asked first"},
+    )
+
+
 class RihaniRecordSchema(Schema):
     """A Rihani Decipherer exchange of Traitor cards under way."""
 
@@ -491,6 +511,19 @@ class ResolutionSchema(Schema):
             "description": "a battle on one side of the storm: the reading of question face-dancer-storm-split "
             "it was resolved under, kept while its face-dancer-reveal step is to come"
         },
+    )
+    own_leader_bounty = BoundedInteger(
+        1,
+        20,
+        metadata={
+            "description": "the spice the winner was paid for its own leader killed in the battle, kept while "
+            "its face-dancer-reveal step (or the Karama window on the reveal) is to come (question "
+            "face-dancer-earlier-bounty)"
+        },
+    )
+    face_dancer_reveal = fields.Nested(
+        FaceDancerRevealRecordSchema,
+        metadata={"description": "a Face Dancer reveal waiting while its face-dancer-karama window is open"},
     )
     cyborg_losses = Choice(
         ["one-each"],
@@ -745,12 +778,19 @@ class DecisionSchema(Schema):
 
     type = fields.String(required=True, validate=validate.OneOf([d.value for d in DecisionType]))
     player = faction_field(allow_none=True, metadata={"description": "the deciding faction"})
-    owner = faction_field(allow_none=True, metadata={"description": "moritani-retention: the power's owner"})
+    owner = faction_field(
+        allow_none=True,
+        metadata={"description": "the power's owner (moritani-retention, the Karama windows)"},
+    )
     played = fields.List(id_field("card id"), validate=validate.Length(max=3))
     eligible = fields.List(id_field("card id"), validate=validate.Length(max=4))
     territory = id_field("the battle's territory", allow_none=True)
     strength = StrictNumber(allow_none=True, metadata={"description": "battle-casualties: dialed strength to lose"})
-    leader = id_field("harkonnen-capture: the drawn leader; face-dancer-reveal: the winner's leader", allow_none=True)
+    leader = id_field(
+        "harkonnen-capture: the drawn leader; face-dancer-reveal: the winner's leader; "
+        "face-dancer-karama: the Face Dancer revealed",
+        allow_none=True,
+    )
     opponent = faction_field(allow_none=True, metadata={"description": "battle-plan: the opposing side"})
     ally = faction_field(allow_none=True, metadata={"description": "moritani-retention-karama: the defeated ally"})
     card = id_field("moritani-retention-karama: the card the ally declared", allow_none=True)

@@ -334,3 +334,90 @@ def test_tleilaxu_rihani_exchanges_a_face_dancer(client: FlaskClient) -> None:
     assert tleilaxu["face_dancers"] == ["thufir-hawat", drawn[0], "master-zaaf"]
     assert tleilaxu["traitors"] == []
     assert "feyd-rautha" in answer["outcome"]["snapshot"]["traitor_deck"]
+
+
+WINDOW = {"face-dancer-karama": "window-after-reveal"}
+REVEAL = {"type": "reveal-face-dancer", "player": "tleilaxu", "leader": "feyd-rautha", "sector": 9, "from_reserves": 5}
+
+
+def _ruled(
+    client: FlaskClient, snapshot: dict[str, Any], action: dict[str, Any], interpretations: dict[str, str] | None = None
+) -> dict[str, Any]:
+    body = {"snapshot": snapshot, "action": action, "interpretations": interpretations or {}}
+    answer: dict[str, Any] = client.post("/v1/rulings", json=body).get_json()
+    assert answer["status"] == "resolved", answer.get("violations")
+    return answer
+
+
+def test_a_face_dancer_a_karama_saved_is_revealed_after_a_later_battle(client: FlaskClient) -> None:
+    """The Harkonnen stop the reveal of Feyd-Rautha with a Karama; next turn Feyd-Rautha wins another
+    battle and is revealed then, as the Face Dancer he still is."""
+    snapshot = base_snapshot("face-dancer-pending")
+    snapshot["factions"]["harkonnen"]["hand"] = ["karama"]
+    cards, forces = _cards(snapshot), _forces(snapshot)
+    answer = _ruled(client, snapshot, REVEAL, WINDOW)
+    assert answer["next"]["decision"]["player"] == "atreides"
+    answer = _ruled(client, answer["outcome"]["snapshot"], {"type": "karama-pass", "player": "atreides"})
+    cancel = {"type": "karama-cancel", "player": "harkonnen", "card": "karama"}
+    assert cancel in answer["next"]["options"]
+    answer = _ruled(client, answer["outcome"]["snapshot"], cancel)
+    after = answer["outcome"]["snapshot"]
+    assert after["battle"] is None and after["pending"] is None
+    assert _cards(after) == cards and _forces(after) == forces
+    assert after["forces"] == snapshot["forces"]
+    tleilaxu = after["factions"]["tleilaxu"]
+    assert tleilaxu["face_dancers"] == ["feyd-rautha", "hasimir-fenring", "thufir-hawat"]  # still hidden among them
+    assert tleilaxu["revealed_face_dancers"] == [] and tleilaxu["reserves"] == {"regular": 14, "elite": 0}
+
+    # a later turn: the same leader wins again, and the Tleilaxu are offered his reveal
+    later = base_snapshot("face-dancer-duel")
+    later["turn"] = after["turn"] + 1
+    later["discard"] = after["discard"]
+    later["factions"]["tleilaxu"] = after["factions"]["tleilaxu"]
+    answer = _ruled(client, later, {"type": "resolve-battle"})
+    assert answer["next"]["decision"]["type"] == "face-dancer-reveal"
+    reveal = next(o for o in answer["next"]["options"] if o["type"] == "reveal-face-dancer")
+    assert reveal["leader"] == "feyd-rautha"
+    answer = _ruled(client, answer["outcome"]["snapshot"], reveal)
+    assert answer["outcome"]["snapshot"]["factions"]["tleilaxu"]["revealed_face_dancers"] == ["feyd-rautha"]
+
+
+def test_the_bounty_returned_is_what_the_battle_paid_for_the_face_dancer(client: FlaskClient) -> None:
+    """Under bounty-returned the winner pays back what the resolution paid for its own leader: 6 for a
+    Feyd-Rautha killed by a Crysknife, nothing for one an Artillery Strike killed; with a Karama window
+    on the reveal, once it closes."""
+    returned = {"face-dancer-earlier-bounty": "bounty-returned"}
+    for weapon, dial, paid in (("crysknife", 2, 6), ("artillery-strike", 5, 0)):
+        for readings in (returned, {**returned, **WINDOW}):
+            snapshot = base_snapshot("face-dancer-duel")
+            snapshot["battle"]["plans"]["atreides"].update({"weapon": weapon, "dial": dial})
+            snapshot["battle"]["plans"]["harkonnen"]["dial"] = 6
+            answer = _ruled(client, snapshot, {"type": "resolve-battle"})
+            resolved = answer["outcome"]["snapshot"]
+            assert resolved["factions"]["harkonnen"]["spice"] == 10 + paid
+            assert resolved["battle"]["resolution"].get("own_leader_bounty") == (paid or None)
+            reveal = {**REVEAL, "from_reserves": 2}  # the Harkonnen lost 6 of their 8 forces
+            answer = _ruled(client, resolved, reveal, readings)
+            while answer["next"]["decision"] is not None:  # every faction asked passes
+                assert answer["next"]["decision"]["type"] == "face-dancer-karama"
+                answer = _ruled(client, answer["outcome"]["snapshot"], answer["next"]["options"][-1], readings)
+            final = answer["outcome"]["snapshot"]
+            assert final["factions"]["harkonnen"]["spice"] == 10, (weapon, readings)
+            assert answer["outcome"]["summary"]["battle"]["face_dancer"]["bounty_returned"] == paid
+
+
+def test_a_storm_side_reveal_waits_on_its_window_with_its_reading(client: FlaskClient) -> None:
+    """After a battle on one side of the storm, the reveal a Karama window waits on replaces only the
+    battle side's forces once the window closes, as the reading kept on the resolution says."""
+    snapshot = base_snapshot("face-dancer-storm-side-pending")
+    reveal = {**REVEAL, "sector": 8}
+    answer = _ruled(client, snapshot, reveal, WINDOW)
+    while answer["next"]["decision"] is not None:
+        answer = _ruled(client, answer["outcome"]["snapshot"], answer["next"]["options"][-1])
+    final = answer["outcome"]["snapshot"]
+    assert final["forces"] == [
+        {"faction": "harkonnen", "territory": "imperial-basin", "sector": 10, "regular": 2, "elite": 0},
+        {"faction": "tleilaxu", "territory": "tueks-sietch", "sector": 4, "regular": 4, "elite": 0},
+        {"faction": "tleilaxu", "territory": "false-wall-south", "sector": 3, "regular": 2, "elite": 0},
+        {"faction": "tleilaxu", "territory": "imperial-basin", "sector": 8, "regular": 5, "elite": 0},
+    ]

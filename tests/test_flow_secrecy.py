@@ -101,10 +101,13 @@ def _answer_for(decision: dict[str, Any], options: list[dict[str, Any]]) -> dict
     return options[0]
 
 
-def _play(snapshot: dict[str, Any], interpretations: dict[str, str]) -> list[tuple[Action, Any]]:
-    """Resolve the battle and answer every cleanup decision: each action with the referee's ruling."""
+def _play(
+    snapshot: dict[str, Any], interpretations: dict[str, str], first: dict[str, Any] | None = None
+) -> list[tuple[Action, Any]]:
+    """Resolve the battle (or take `first`) and answer every cleanup decision: each action with the
+    referee's ruling."""
     steps: list[tuple[Action, Any]] = []
-    action = Action.from_dict({"type": "resolve-battle"})
+    action = Action.from_dict(first or {"type": "resolve-battle"})
     current = snapshot
     for _ in range(80):
         ruling = adjudicate(load_snapshot(current), action, interpretations)
@@ -178,3 +181,27 @@ def test_without_a_karama_moritani_can_only_decline() -> None:
         assert following["decision"]["type"] == "moritani-special-karama"
         forcing = [o for o in following["options"] if o["card"] is not None]
         assert len({o["card"] for o in forcing}) == spendable, holder
+
+
+# the Tleilaxu reveal the winner's leader under face-dancer-karama's window-after-reveal
+REVEAL = {"type": "reveal-face-dancer", "player": "tleilaxu", "leader": "feyd-rautha", "sector": 9, "from_reserves": 5}
+WINDOW_READING = {"face-dancer-karama": "window-after-reveal"}
+
+
+def test_the_window_on_a_face_dancer_reveal_is_the_same_whoever_holds_a_karama() -> None:
+    base = _base("tleilaxu/reveal-replaces-the-winners-forces", "karama")
+    factions = sorted(base["factions"])
+    played = {
+        holder: _play(_with_holder(base, "karama", holder), WINDOW_READING, REVEAL) for holder in (None, *factions)
+    }
+    for viewer in factions:
+        reference = _seen_by(played[None], viewer)
+        for holder, steps in played.items():
+            if holder != viewer:
+                assert _seen_by(steps, viewer) == reference, f"{viewer} can tell {holder} holds the karama"
+    # the window asks every faction but the Tleilaxu, in storm order, holder or not, and then the
+    # reveal stands (every answer is a pass)
+    for steps in played.values():
+        asked = [player for kind, player in _decisions(steps) if kind == "face-dancer-karama"]
+        assert asked == ["atreides", "harkonnen", "emperor"]
+        assert steps[-1][1].to_dict()["outcome"]["summary"]["battle"]["face_dancer"]["revealed"] is True

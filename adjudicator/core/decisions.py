@@ -268,6 +268,19 @@ class FaceDancerReveal(DecisionRecord):
 
 
 @dataclass(frozen=True, slots=True)
+class FaceDancerKaramaDecision(DecisionRecord):
+    """The Karama window on a Face Dancer reveal (question face-dancer-karama): the Face Dancer revealed
+    and the asked faction's Karama cards; the factions still to ask are the resolution's record."""
+
+    owner: str | None = None
+    leader: str | None = None
+    eligible: tuple[str, ...] = ()
+
+    TYPE: ClassVar[DecisionType] = DecisionType.FACE_DANCER_KARAMA
+    READ: ClassVar[Mapping[str, Any]] = {"eligible": _strings}
+
+
+@dataclass(frozen=True, slots=True)
 class SandmasterPileDecision(DecisionRecord):
     """A winning Sandmaster's 3 spice: the sectors whose pile may grow."""
 
@@ -516,6 +529,7 @@ DECISION_RECORDS: Mapping[str, type[DecisionRecord]] = {
         DukeVidalAcquisition,
         DukeVidalKarama,
         FaceDancerReveal,
+        FaceDancerKaramaDecision,
         SandmasterPileDecision,
         RihaniDrawOffer,
         RihaniExchange,

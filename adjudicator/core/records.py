@@ -2,8 +2,9 @@
 
 A resolved battle keeps what it decided and the cleanup steps still to come (`Resolution`, with
 Moritani's retention, the Semuta batches, a Smuggler's collection, a Sandmaster's pile, a Rihani
-exchange and the Cyborgs an Ixian winner may get back for Suboids, and the reading a Face Dancer
-reveal on one side of the storm follows); Moritani's
+exchange and the Cyborgs an Ixian winner may get back for Suboids, the reading a Face Dancer reveal on
+one side of the storm follows, the spice the winner was paid for its own leader and a reveal waiting
+for its Karama window); Moritani's
 revealed Extortion and the Mentat Pause keep theirs. Each record reads its wire mapping once
 (`from_wire`) and writes it back (`to_wire`) key for key: an optional key the wire carries, even as
 `null`, is kept (`given`), one it lacks stays absent, so a snapshot round-trips unchanged.
@@ -164,6 +165,34 @@ class RihaniRecord(Record):
     READ: ClassVar[Mapping[str, Any]] = {"eligible": _strings, "drawn": _strings}
 
 
+@dataclass(frozen=True, slots=True)
+class BoardSource(Record):
+    """Forces taken from one stack on the board: its territory and sector (none where the territory has
+    none; a source may leave it out), and how many."""
+
+    territory: str
+    sector: int | None = field(default=None, kw_only=True)
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class FaceDancerRevealRecord(Record):
+    """A Face Dancer reveal the Tleilaxu made, waiting for the Karama window on it to close: the leader
+    revealed, where the Tleilaxu forces go and where they come from (as the reveal named them), and the
+    factions still to answer the window."""
+
+    leader: str
+    sector: int | None = field(default=None, kw_only=True)
+    from_reserves: int
+    from_board: tuple[BoardSource, ...]
+    responders: tuple[str, ...]
+
+    READ: ClassVar[Mapping[str, Any]] = {
+        "from_board": lambda sources: tuple(BoardSource.from_wire(s) for s in sources),
+        "responders": _strings,
+    }
+
+
 def _batches(value: Any) -> tuple[SemutaBatch, ...]:
     return tuple(SemutaBatch.from_wire(b) for b in value)
 
@@ -188,6 +217,8 @@ class Resolution(Record):
     semuta: tuple[SemutaBatch, ...] | None = None
     cyborgs_lost: int | None = None
     face_dancer_reading: str | None = None
+    own_leader_bounty: int | None = None
+    face_dancer_reveal: FaceDancerRevealRecord | None = None
     withdrawing: str | None = None
     reinforcing: str | None = None
     retreat_left: int | None = None
@@ -209,6 +240,7 @@ class Resolution(Record):
         "semuta": _batches,
         "suk_rescue": SukRescueRecord.from_wire,
         "smuggler": SmugglerRecord.from_wire,
+        "face_dancer_reveal": FaceDancerRevealRecord.from_wire,
     }
     OPTIONAL: ClassVar[tuple[str, ...]] = (
         "casualties",
@@ -222,6 +254,8 @@ class Resolution(Record):
         "semuta",
         "cyborgs_lost",
         "face_dancer_reading",
+        "own_leader_bounty",
+        "face_dancer_reveal",
         "withdrawing",
         "reinforcing",
         "retreat_left",

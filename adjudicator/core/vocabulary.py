@@ -200,6 +200,7 @@ class DecisionType(StrEnum):
     DUKE_VIDAL_ACQUISITION = "duke-vidal-acquisition"
     DUKE_VIDAL_KARAMA = "duke-vidal-karama"
     FACE_DANCER_REVEAL = "face-dancer-reveal"
+    FACE_DANCER_KARAMA = "face-dancer-karama"
     SANDMASTER_PILE = "sandmaster-pile"
     RIHANI_DRAW_OFFER = "rihani-draw-offer"
     RIHANI_EXCHANGE = "rihani-exchange"
@@ -230,9 +231,10 @@ class DecisionType(StrEnum):
 # Harass and Withdraw's dialed forces, Reinforcements' reserve forces, a losing Diplomat's retreat,
 # casualties, the winner's cards, the Harkonnen capture, Moritani's retention and its Karama windows,
 # its Assassinate Leaders, Semuta,
-# Face Dancers, Sandmaster, Rihani, the Ixian Suboid swap) and the Karama window on the Emperor's gift
-# of spice in the Battle phase, and the window on Juice of Sapho's turn-order use as the phase begins;
-# Duke Vidal's acquisition and its Karama window as Shipment and Movement ends
+# Face Dancers and the Karama window on a reveal, Sandmaster, Rihani, the Ixian Suboid swap) and the
+# Karama window on the Emperor's gift of spice in the Battle phase, and the window on Juice of Sapho's
+# turn-order use as the phase begins; Duke Vidal's acquisition and its Karama window as Shipment and
+# Movement ends
 # (`end-shipment-movement`); the Terror placement and the Extortion payment in the Mentat Pause. An
 # answer that keeps a decision open (a CHOAM cash-in, a Karama pass) does not change the phase.
 _BATTLE = frozenset({Phase.BATTLE})
@@ -251,6 +253,7 @@ DECISION_PHASES: Mapping[DecisionType, frozenset[Phase]] = MappingProxyType(
         DecisionType.MORITANI_ASSASSINATION: _BATTLE,
         DecisionType.SEMUTA_OPPORTUNITY: _BATTLE,
         DecisionType.FACE_DANCER_REVEAL: _BATTLE,
+        DecisionType.FACE_DANCER_KARAMA: _BATTLE,
         DecisionType.SANDMASTER_PILE: _BATTLE,
         DecisionType.RIHANI_DRAW_OFFER: _BATTLE,
         DecisionType.RIHANI_EXCHANGE: _BATTLE,

@@ -44,6 +44,7 @@ KARAMA_WINDOWS = frozenset(
         DecisionType.RETENTION_KARAMA.value,
         DecisionType.MORITANI_SPECIAL_KARAMA.value,
         DecisionType.DUKE_VIDAL_KARAMA.value,
+        DecisionType.FACE_DANCER_KARAMA.value,
         WINDOW,
     }
 )

@@ -1,7 +1,8 @@
 """Karama answers: `karama-cancel` and `karama-pass` answer whichever Karama window is open.
 
-Four kinds of window take them, Duke Vidal's acquisition, Moritani's retention, a battle's windows
-before its plans (the Voice, Prescience and the later powers) and the Emperor's gift of spice; a
+Five kinds of window take them, Duke Vidal's acquisition, Moritani's retention, a battle's windows
+before its plans (the Voice, Prescience and the later powers), the Emperor's gift of spice and a Face
+Dancer reveal (question face-dancer-karama); a
 Karama on a standing Voice or Prescience outside a window goes to `late_karama` (question
 karama-battle-deadline); one handler sends each answer to its window, so no two modules claim the
 same action, and an answer while none is open names what is open instead.
@@ -22,12 +23,14 @@ from adjudicator.rules.duke_vidal import answer_karama
 from adjudicator.rules.emperor import answer_gift_window
 from adjudicator.rules.moritani.assassination import assassination_open, refuse_karama
 from adjudicator.rules.moritani.retention import karama_response
+from adjudicator.rules.tleilaxu import answer_reveal_window
 
 WINDOWS = (
     DecisionType.DUKE_VIDAL_KARAMA.value,
     DecisionType.RETENTION_KARAMA.value,
     DecisionType.BATTLE_KARAMA.value,
     DecisionType.GIFT_KARAMA.value,
+    DecisionType.FACE_DANCER_KARAMA.value,
 )
 
 
@@ -60,6 +63,8 @@ def karama_answer(snapshot: Snapshot, action: Action, context: Context) -> Adjud
         return answer_window(snapshot, action, context)
     if pending is not None and pending.type == DecisionType.GIFT_KARAMA.value:
         return answer_gift_window(snapshot, action, context)
+    if pending is not None and pending.type == DecisionType.FACE_DANCER_KARAMA.value:
+        return answer_reveal_window(snapshot, action, context)
     if action.type is ActionType.KARAMA_CANCEL and assassination_open(snapshot):
         return refuse_karama(snapshot, action, context)
     if applies(snapshot, action):

@@ -123,6 +123,7 @@ _PRIVATE_DECISION_KEYS = {
     "semuta-opportunity": ("card",),
     # the decision itself is public; its options show whether the winner's leader is a Face Dancer
     "face-dancer-reveal": (),
+    "face-dancer-karama": ("eligible",),
     "rihani-draw-offer": ("eligible",),
     # the options show Moritani's hidden supply
     "terror-placement": (),

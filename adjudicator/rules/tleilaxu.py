@@ -16,6 +16,18 @@ After a battle on one side of a storm-divided territory, which of the winner's f
 replaces, and where the Tleilaxu forces may go, is question `face-dancer-storm-split`. It is reached
 when the battle is resolved (the decision's `forces` depends on it) and its reading is kept on the
 resolution (`face_dancer_reading`) until the decision is answered.
+
+Whether a Karama can stop the reveal is question `face-dancer-karama`. Under `window-after-reveal` the
+reveal, once checked, waits on the resolution (`face_dancer_reveal`) while a `face-dancer-karama`
+window asks every faction but the Tleilaxu in storm order, holder or not, since the reveal itself is
+the only fact the window opens on. The first Karama played stops it and nothing of it happens: the
+Face Dancer stays unrevealed, to be revealed after a later battle; after the last pass the reveal
+takes effect as it does without a window.
+
+The winner is paid for every leader killed in the battle, its own included; when that leader is then
+revealed as a Face Dancer, whether the winner pays the spice back is question
+`face-dancer-earlier-bounty`. What it was paid is kept on the resolution (`own_leader_bounty`) from the
+battle's resolution, since the kill's cause (an Artillery Strike pays nothing) is gone by then.
 """
 
 from __future__ import annotations
@@ -26,22 +38,32 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
 
-from adjudicator.core.action import Action, Context, InterpretationNeeded
+from adjudicator.core.action import Action, Context, InterpretationNeeded, choice_of
 from adjudicator.core.catalog import catalog
-from adjudicator.core.decisions import FaceDancerReveal, opened
+from adjudicator.core.decisions import FaceDancerKaramaDecision, FaceDancerReveal, opened
+from adjudicator.core.records import BoardSource, FaceDancerRevealRecord
 from adjudicator.core.results import Adjudication, Alternative, Violation
 from adjudicator.core.rulebook import DecisionKind, RuleModule
-from adjudicator.core.rulings import found, illegal, ruled, unresolved
+from adjudicator.core.rulings import answers, found, illegal, ruled, unresolved
 from adjudicator.core.snapshot import Decision, Snapshot
 from adjudicator.core.tracing import Trace, rule
 from adjudicator.core.vocabulary import DUKE, TLEILAXU, ActionType, DecisionType, Evidence
 from adjudicator.rules.battle.sectors import battle_sectors
 from adjudicator.rules.harkonnen import captives_return_when_leaderless, harkonnen_leaderless
+from adjudicator.rules.moritani.retention import held_karamas
 from adjudicator.rules.state import NextSnapshot, finish
 
 FACE_DANCERS_HELD = 3
 STORM_SIDE_QUESTION = "face-dancer-storm-split"
 FACE_DANCER_KARAMA_QUESTION = "face-dancer-karama"
+WINDOW_READING = "window-after-reveal"
+BOUNTY_QUESTION = "face-dancer-earlier-bounty"
+BOUNTY_RETURNED = "bounty-returned"
+WINDOW = DecisionType.FACE_DANCER_KARAMA.value
+# the power a Karama in the window stops, as the events name it
+REVEAL_POWER = DecisionType.FACE_DANCER_REVEAL.value
+# the resolution's records that live only as long as the Face Dancer step (or its window)
+STEP_RECORDS = ("face_dancer_reading", "own_leader_bounty", "face_dancer_reveal")
 
 
 def winner_leader(snapshot: Snapshot) -> tuple[str | None, str | None]:
@@ -95,6 +117,13 @@ def storm_side_reading(state: NextSnapshot, covered: frozenset[int] | None, cont
     `face-dancer-storm-split` it follows, recorded on the resolution when the battle is resolved."""
     if covered is not None:
         state.update_resolution(face_dancer_reading=context.choice(STORM_SIDE_QUESTION))
+
+
+def keep_own_leader_bounty(state: NextSnapshot, paid: int) -> None:
+    """A Face Dancer decision to come: the spice the winner was just paid for its own leader killed in
+    the battle, kept on the resolution for question face-dancer-earlier-bounty at the reveal."""
+    if paid:
+        state.update_resolution(own_leader_bounty=paid)
 
 
 @rule("tleilaxu.face-dancer.storm-side")
@@ -185,11 +214,10 @@ def _open_decision(snapshot: Snapshot, action: Action) -> Violation | None:
 
 
 @rule("tleilaxu.face-dancer.replace-forces")
-def replacement_violations(snapshot: Snapshot, decision: Decision, action: Action) -> list[Violation]:
+def replacement_violations(snapshot: Snapshot, territory: str, action: Action) -> list[Violation]:
     rule_id = "tleilaxu.face-dancer.replace-forces"
     found: list[Violation] = []
     tleilaxu = snapshot.factions[TLEILAXU]
-    territory = str(decision.as_(FaceDancerReveal).territory)
     from_reserves = int(action.fields.get("from_reserves", 0))
     if from_reserves > tleilaxu.reserves.regular:
         found.append(
@@ -254,10 +282,12 @@ def replacement_violations(snapshot: Snapshot, decision: Decision, action: Actio
     return found
 
 
-def reveal_violations(snapshot: Snapshot, decision: Decision, action: Action) -> list[Violation]:
+def reveal_violations(
+    snapshot: Snapshot, territory: str, winners_leader: str | None, action: Action
+) -> list[Violation]:
+    """What makes a reveal of the winner's leader after the battle in `territory` illegal."""
     leader = action.fields.get("leader")
     tleilaxu = snapshot.factions[TLEILAXU]
-    winners_leader = decision.as_(FaceDancerReveal).leader
     if leader != winners_leader:
         return [
             Violation(
@@ -277,7 +307,7 @@ def reveal_violations(snapshot: Snapshot, decision: Decision, action: Action) ->
                 "tleilaxu.face-dancer.reveal",
             )
         ]
-    found = replacement_violations(snapshot, decision, action)
+    found = replacement_violations(snapshot, territory, action)
     if len(tleilaxu.face_dancers) == 1 and snapshot.traitor_deck is None:
         found.append(
             Violation(
@@ -342,17 +372,52 @@ def redraw_face_dancers(state: NextSnapshot, seed: int, turn: int) -> None:
     state.event("face-dancers-redrawn", "tleilaxu.face-dancer.redraw", count=len(drawn))
 
 
+@rule("tleilaxu.face-dancer.earlier-bounty")
+def earlier_bounty_stands() -> None:
+    pass
+
+
+@rule("tleilaxu.face-dancer.bounty-returned")
+def return_earlier_bounty(state: NextSnapshot, winner: str, paid: int, held: int) -> int:
+    returned = min(paid, held)
+    if returned < paid:
+        bounty_short_of_spice()
+    state.pay_to_bank(winner, returned, "tleilaxu.face-dancer.bounty-returned", "face dancer bounty returned")
+    return returned
+
+
+@rule("tleilaxu.face-dancer.bounty-short")
+def bounty_short_of_spice() -> None:
+    pass
+
+
+def earlier_bounty(
+    state: NextSnapshot, snapshot: Snapshot, winner: str, interpretations: Mapping[str, str]
+) -> int | None:
+    """The revealed leader died in the battle: the spice paid for it stays (None), or, under the
+    bounty-returned reading of face-dancer-earlier-bounty, the winner pays it back (the amount it pays)."""
+    if choice_of(interpretations, BOUNTY_QUESTION) != BOUNTY_RETURNED:
+        earlier_bounty_stands()
+        return None
+    assert snapshot.battle is not None and snapshot.battle.resolution is not None
+    paid = snapshot.battle.resolution.own_leader_bounty or 0
+    return return_earlier_bounty(state, winner, paid, snapshot.factions[winner].spice)
+
+
 def _apply_reveal(
-    snapshot: Snapshot, action: Action, interpretations: Mapping[str, str]
+    snapshot: Snapshot, action: Action, interpretations: Mapping[str, str], window_closed: bool = False
 ) -> tuple[NextSnapshot, dict[str, Any]]:
+    """The reveal takes effect (after the last pass of its Karama window, when `window_closed`)."""
     assert snapshot.battle is not None and snapshot.battle.resolution is not None
     leader = str(action.fields["leader"])
     winner = str(snapshot.battle.resolution.winner)
     territory = snapshot.battle.territory
     state = NextSnapshot(snapshot)
-    if state.leader_in_tanks(leader):
-        earlier_bounty_stands()  # it died in the battle, and the winner may have been paid for it
+    if window_closed:
+        reveal_stands(state)
+    died_in_battle = state.leader_in_tanks(leader)  # and the winner may have been paid for it
     reveal_face_dancer_effect(state, leader)
+    returned = earlier_bounty(state, snapshot, winner, interpretations) if died_in_battle else None
     if harkonnen_leaderless(state):
         captives_return_when_leaderless(state, interpretations)
     replace_forces(state, winner, territory, replaced_sectors(snapshot), action)
@@ -360,50 +425,118 @@ def _apply_reveal(
         redraw_face_dancers(state, snapshot.seed, snapshot.turn)
     _step_done(state)
     placed = sum(e["regular"] for e in state.events if e["type"] == "forces-placed")
-    summary = {"face_dancer": {"revealed": True, "leader": leader, "winner": winner, "forces_placed": placed}}
-    return state, {"battle": summary}
+    revealed: dict[str, Any] = {"revealed": True, "leader": leader, "winner": winner, "forces_placed": placed}
+    if returned is not None:
+        revealed["bounty_returned"] = returned
+    return state, {"battle": {"face_dancer": revealed}}
 
 
 def _reveal_alternatives(
-    snapshot: Snapshot, action: Action, context: Context, chosen: dict[str, str]
+    snapshot: Snapshot, action: Action, context: Context, chosen: dict[str, str], window_closed: bool
 ) -> list[Alternative]:
     """One alternative per combination of the open questions the reveal reaches (a captive Duke Vidal's
     return when the reveal leaves the Harkonnen leaderless)."""
     under = context.under(chosen)
     try:
-        state, summary = _apply_reveal(snapshot, action, under.interpretations)
+        state, summary = _apply_reveal(snapshot, action, under.interpretations, window_closed)
     except InterpretationNeeded as needed:
         found: list[Alternative] = []
         for choice in context.rulebook.implemented_choices(needed.question):
-            found += _reveal_alternatives(snapshot, action, context, {**chosen, needed.question: choice})
+            chosen_now = {**chosen, needed.question: choice}
+            found += _reveal_alternatives(snapshot, action, context, chosen_now, window_closed)
         return found
     outcome = finish(snapshot, state, summary, [], under).outcome
     assert outcome is not None
     return [Alternative(MappingProxyType(chosen), dict(outcome), Evidence.PROVISIONAL_ORDERING)]
 
 
-@rule("tleilaxu.face-dancer.earlier-bounty")
-def earlier_bounty_stands() -> None:
-    pass
+def _revealed(
+    snapshot: Snapshot, action: Action, context: Context, trace: Trace, window_closed: bool = False
+) -> Adjudication:
+    try:
+        state, summary = _apply_reveal(snapshot, action, context.interpretations, window_closed)
+    except InterpretationNeeded:
+        return unresolved(_reveal_alternatives(snapshot, action, context, {}, window_closed), trace, context)
+    return finish(snapshot, state, summary, trace, context)
 
 
 @rule("tleilaxu.face-dancer.no-karama")
-def reveal_beyond_karama(context: Context) -> str:
-    return context.choice(FACE_DANCER_KARAMA_QUESTION)
+def reveal_beyond_karama() -> None:
+    pass
+
+
+def window_on_reveal(context: Context) -> bool:
+    """Question face-dancer-karama: whether a Karama window opens on the reveal."""
+    if context.choice(FACE_DANCER_KARAMA_QUESTION) == WINDOW_READING:
+        return True
+    reveal_beyond_karama()
+    return False
+
+
+@rule("tleilaxu.face-dancer.karama-window")
+def window_responders(storm_order: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(f for f in storm_order if f != TLEILAXU)
+
+
+def declare_reveal(state: NextSnapshot, action: Action, responders: tuple[str, ...]) -> FaceDancerRevealRecord:
+    """The checked reveal waits on the resolution, its step handed over to the Karama window on it."""
+    record = FaceDancerRevealRecord(
+        leader=str(action.fields["leader"]),
+        sector=action.fields.get("sector"),
+        from_reserves=int(action.fields.get("from_reserves", 0)),
+        from_board=tuple(
+            BoardSource(str(source["territory"]), int(source["count"]), sector=source.get("sector"))
+            for source in action.fields.get("from_board") or ()
+        ),
+        responders=responders,
+    )
+    state.update_resolution(face_dancer_reveal=record)
+    state.step_becomes(WINDOW)
+    state.event(
+        "face-dancer-declared", "tleilaxu.face-dancer.karama-window", leader=record.leader, responders=list(responders)
+    )
+    return record
+
+
+def declared_reveal(record: FaceDancerRevealRecord) -> Action:
+    """The reveal a Karama window waits on, as the Tleilaxu sent it."""
+    return Action.from_dict(
+        {
+            "type": ActionType.REVEAL_FACE_DANCER.value,
+            "player": TLEILAXU,
+            "leader": record.leader,
+            "sector": record.sector,
+            "from_reserves": record.from_reserves,
+            "from_board": [source.to_wire() for source in record.from_board],
+        }
+    )
+
+
+def declared_reveal_violations(snapshot: Snapshot) -> list[Violation]:
+    """What would make the reveal a Karama window waits on illegal in this snapshot (none when there is
+    no such reveal): the snapshot checks ask this of a window sent back."""
+    battle = snapshot.battle
+    record = battle.resolution.face_dancer_reveal if battle is not None and battle.resolution is not None else None
+    if battle is None or record is None or TLEILAXU not in snapshot.factions:
+        return []
+    return reveal_violations(snapshot, battle.territory, winner_leader(snapshot)[1], declared_reveal(record))
 
 
 @ruled(found(_open_decision))
 def reveal_face_dancer(snapshot: Snapshot, action: Action, context: Context, trace: Trace) -> Adjudication:
-    assert snapshot.pending is not None
-    violations = reveal_violations(snapshot, snapshot.pending, action)
+    assert snapshot.pending is not None and snapshot.battle is not None
+    asked = snapshot.pending.as_(FaceDancerReveal)
+    violations = reveal_violations(snapshot, snapshot.battle.territory, asked.leader, action)
     if violations:
         return illegal(snapshot, violations, trace, context)
-    reveal_beyond_karama(context)  # no Karama window opens on the reveal
-    try:
-        state, summary = _apply_reveal(snapshot, action, context.interpretations)
-    except InterpretationNeeded:
-        return unresolved(_reveal_alternatives(snapshot, action, context, {}), trace, context)
-    return finish(snapshot, state, summary, trace, context)
+    if window_on_reveal(context):
+        state = NextSnapshot(snapshot)
+        responders = window_responders(state.storm_order)
+        if responders:
+            record = declare_reveal(state, action, responders)
+            summary = {"battle": {"face_dancer": {"declared": record.leader, "winner": asked.winner}}}
+            return finish(snapshot, state, summary, trace, context)
+    return _revealed(snapshot, action, context, trace)
 
 
 @ruled(found(_open_decision))
@@ -415,10 +548,101 @@ def decline_face_dancer(snapshot: Snapshot, action: Action, context: Context, tr
     return finish(snapshot, state, {"battle": {"face_dancer": {"revealed": False}}}, trace, context)
 
 
+def _window_record(state: NextSnapshot) -> FaceDancerRevealRecord:
+    record = state.resolution.face_dancer_reveal
+    assert record is not None, "a Karama window on a Face Dancer reveal keeps the reveal"
+    return record
+
+
+def _window_decision(state: NextSnapshot) -> dict[str, Any]:
+    record = _window_record(state)
+    responder = record.responders[0]
+    eligible = tuple(held_karamas(state, responder))
+    return opened(responder, FaceDancerKaramaDecision(owner=TLEILAXU, leader=record.leader, eligible=eligible))
+
+
+def window_options(snapshot: Snapshot, decision: Decision) -> list[dict[str, Any]]:
+    player = decision.player
+    options: list[dict[str, Any]] = [
+        {"type": ActionType.KARAMA_CANCEL.value, "player": player, "card": card}
+        for card in decision.as_(FaceDancerKaramaDecision).eligible
+    ]
+    options.append({"type": ActionType.KARAMA_PASS.value, "player": player})
+    return options
+
+
+def _reading_kept(snapshot: Snapshot, action: Action, context: Context) -> list[Violation]:
+    """The window opened under window-after-reveal; an answer to it cannot read the question otherwise."""
+    chosen = context.interpretations.get(FACE_DANCER_KARAMA_QUESTION)
+    if chosen is None or chosen == WINDOW_READING:
+        return []
+    return [
+        Violation(
+            "interpretation-mismatch",
+            f"this Karama window opened on the reveal under {WINDOW_READING!r}; its answers cannot read"
+            " the question otherwise",
+            f"/interpretations/{FACE_DANCER_KARAMA_QUESTION}",
+            "tleilaxu.face-dancer.karama-window",
+        )
+    ]
+
+
+@rule("tleilaxu.face-dancer.karama-cancels")
+def stop_reveal(state: NextSnapshot, faction: str, karama: str, leader: str) -> None:
+    state.discard_from_hand(faction, karama)
+    state.event("card-discarded", "tleilaxu.face-dancer.karama-cancels", faction=faction, card=karama, karama=True)
+    state.add_to_batch(faction, karama)  # a fresh discard of the battle's cleanup (Semuta Drug)
+    state.event(
+        "power-cancelled",
+        "tleilaxu.face-dancer.karama-cancels",
+        faction=TLEILAXU,
+        power=REVEAL_POWER,
+        leader=leader,
+        by=faction,
+    )
+
+
+@rule("tleilaxu.face-dancer.karama-pass")
+def pass_reveal_window(record: FaceDancerRevealRecord) -> FaceDancerRevealRecord:
+    return record.with_(responders=record.responders[1:])
+
+
+def reveal_stands(state: NextSnapshot) -> None:
+    """The last faction asked has passed: nothing stopped the reveal."""
+    state.event("power-stands", "tleilaxu.face-dancer.karama-pass", faction=TLEILAXU, power=REVEAL_POWER)
+
+
+@ruled(answers(WINDOW), _reading_kept)
+def answer_reveal_window(snapshot: Snapshot, action: Action, context: Context, trace: Trace) -> Adjudication:
+    """`karama-cancel` or `karama-pass` in the Karama window on a Face Dancer reveal."""
+    assert snapshot.battle is not None and snapshot.battle.resolution is not None and action.player is not None
+    record = snapshot.battle.resolution.face_dancer_reveal
+    assert record is not None
+    under = context.under({FACE_DANCER_KARAMA_QUESTION: WINDOW_READING})  # the reading it opened under
+    window_responders(snapshot.storm_order)  # the window's order asked this faction
+    state = NextSnapshot(snapshot)
+    if action.type is ActionType.KARAMA_CANCEL:
+        stop_reveal(state, action.player, str(action.fields["card"]), record.leader)
+        _step_done(state)
+        stopped = {"revealed": False, "leader": record.leader, "cancelled_by": action.player}
+        return finish(snapshot, state, {"battle": {"face_dancer": stopped}}, trace, under)
+    rest = pass_reveal_window(record)
+    if rest.responders:
+        state.update_resolution(face_dancer_reveal=rest)
+        waiting = {"declared": record.leader, "passed": action.player}
+        return finish(snapshot, state, {"battle": {"face_dancer": waiting}}, trace, under)
+    # the reveal as checked when it was made (the snapshot checks hold a kept one to the same rules)
+    problems = declared_reveal_violations(snapshot)
+    if problems:
+        return illegal(snapshot, problems, trace, under)
+    return _revealed(snapshot, declared_reveal(record), under, trace, window_closed=True)
+
+
 def _step_done(state: NextSnapshot) -> None:
-    """The decision is answered: the reading kept for it goes with it."""
-    if state.resolution.face_dancer_reading is not None:
-        state.clear_resolution("face_dancer_reading")
+    """The decision is answered (or its window closed): the records kept for it go with it."""
+    kept = [key for key in STEP_RECORDS if getattr(state.resolution, key) is not None]
+    if kept:
+        state.clear_resolution(*kept)
     state.step_done()
 
 
@@ -439,13 +663,15 @@ DECLARED = RuleModule(
     },
     decisions={
         DecisionType.FACE_DANCER_REVEAL.value: DecisionKind(face_dancer_options),
+        WINDOW: DecisionKind(window_options, self_contained=True),
     },
     steps={
         DecisionType.FACE_DANCER_REVEAL.value: _face_dancer_decision,
+        WINDOW: _window_decision,
     },
     implements={
-        "face-dancer-earlier-bounty": ("bounty-stands",),
+        BOUNTY_QUESTION: ("bounty-stands", BOUNTY_RETURNED),
         STORM_SIDE_QUESTION: ("battle-sectors", "whole-territory"),
-        FACE_DANCER_KARAMA_QUESTION: ("no-window",),
+        FACE_DANCER_KARAMA_QUESTION: ("no-window", WINDOW_READING),
     },
 )

@@ -18,6 +18,7 @@ from adjudicator.core.decisions import (
     BattleChoiceDecision,
     BattlePlanDecision,
     CaptureDecision,
+    FaceDancerKaramaDecision,
     FaceDancerReveal,
     GiftKaramaDecision,
     MentatAnswerDecision,
@@ -50,7 +51,14 @@ from adjudicator.rules.ghola import gholas_at_hand
 from adjudicator.rules.harkonnen import draw_captive
 from adjudicator.rules.ixians import IXIANS, swap_limit
 from adjudicator.rules.semuta import semuta_cards
-from adjudicator.rules.tleilaxu import face_dancer_opportunity, replaced_sectors, winner_forces, winner_leader
+from adjudicator.rules.tleilaxu import (
+    declared_reveal_violations,
+    face_dancer_opportunity,
+    replaced_sectors,
+    window_responders,
+    winner_forces,
+    winner_leader,
+)
 from adjudicator.validation.base import Checker, pointer
 from adjudicator.validation.custody import DUKE, controls_leader, in_tanks
 
@@ -106,6 +114,7 @@ class BattleChecks(Checker):
             DecisionType.HARKONNEN_CAPTURE.value: self.battle_cleanup_decision,
             DecisionType.SEMUTA_OPPORTUNITY.value: self.semuta_decision,
             DecisionType.FACE_DANCER_REVEAL.value: self.face_dancer_decision,
+            DecisionType.FACE_DANCER_KARAMA.value: self.face_dancer_window_decision,
             DecisionType.SUBOID_SWAP.value: self.suboid_swap_decision,
             DecisionType.BATTLE_CHOICE.value: self.battle_choice_decision,
             DecisionType.VOICE.value: self.prelude_decision,
@@ -193,6 +202,8 @@ class BattleChecks(Checker):
                     )
             self.cyborgs_lost_record(resolution)
             self.face_dancer_reading_record(resolution)
+            self.own_leader_bounty_record(resolution)
+            self.face_dancer_reveal_record(battle, resolution)
             self.dialed_traits_record(battle, resolution)
             self.cyborg_losses_record(resolution)
             self.retreat_left_record(battle, resolution)
@@ -846,19 +857,72 @@ class BattleChecks(Checker):
         return resolution.winner == IXIANS or (resolution.winner == ecaz and ixians is not None and ixians.ally == ecaz)
 
     def face_dancer_reading_record(self, resolution: Resolution) -> None:
-        """`face_dancer_reading` is kept exactly while the face-dancer-reveal step remains after a battle
-        that covered one side of the storm (question face-dancer-storm-split)."""
+        """`face_dancer_reading` is kept exactly while the face-dancer-reveal step (or the Karama window
+        on the reveal) remains after a battle that covered one side of the storm (question
+        face-dancer-storm-split)."""
         one_side = covered_sectors(self.s) is not None
-        to_come = DecisionType.FACE_DANCER_REVEAL in resolution.steps and one_side
+        to_come = _face_dancer_step_to_come(resolution) and one_side
         if to_come != (resolution.face_dancer_reading is not None):
             self.add(
                 "record-out-of-step",
-                "face_dancer_reading is kept exactly while the face-dancer-reveal step of a battle on one side of"
-                " the storm remains",
+                "face_dancer_reading is kept exactly while the face-dancer-reveal step (or its Karama window) of"
+                " a battle on one side of the storm remains",
                 "battle",
                 "resolution",
                 "face_dancer_reading",
             )
+
+    def own_leader_bounty_record(self, resolution: Resolution) -> None:
+        """`own_leader_bounty` is kept only while the Face Dancer step (or its Karama window) remains,
+        for a winner whose leader died in the battle."""
+        if resolution.own_leader_bounty is None:
+            return
+        where = ("battle", "resolution", "own_leader_bounty")
+        if not _face_dancer_step_to_come(resolution):
+            self.add(
+                "record-out-of-step",
+                "own_leader_bounty is kept only while the face-dancer-reveal step (or its Karama window) remains",
+                *where,
+            )
+            return
+        _, leader = winner_leader(self.s)
+        if leader is None or not in_tanks(self.s, self.cat, leader):
+            self.add(
+                "decision-mismatch",
+                "own_leader_bounty is what the winner was paid for its own leader killed in the battle: that"
+                " leader is in the Tanks",
+                *where,
+            )
+
+    def face_dancer_reveal_record(self, battle: Battle, resolution: Resolution) -> None:
+        """`face_dancer_reveal` is kept exactly while the Karama window on the reveal remains; the
+        factions still to ask are the last ones of the storm order, the Tleilaxu left out, and the reveal
+        is one the Tleilaxu could make now (the rule module's checks)."""
+        record = resolution.face_dancer_reveal
+        where = ("battle", "resolution", "face_dancer_reveal")
+        if (DecisionType.FACE_DANCER_KARAMA in resolution.steps) != (record is not None):
+            self.add(
+                "record-out-of-step",
+                "face_dancer_reveal is kept exactly while the face-dancer-karama window remains",
+                *where,
+            )
+            return
+        if record is None:
+            return
+        asked = list(window_responders(self.s.storm_order))
+        responders = list(record.responders)
+        if not responders or responders != asked[len(asked) - len(responders) :]:
+            self.add(
+                "decision-mismatch",
+                "'responders' must be the factions still to ask: the last ones of the storm order, the Tleilaxu"
+                " left out",
+                *where,
+                "responders",
+            )
+        for violation in declared_reveal_violations(self.s):
+            tokens = violation.path.strip("/").split("/")
+            at = (*where, *tokens[1:]) if tokens[0] == "action" else tuple(tokens[1:])
+            self.add("decision-mismatch", f"the reveal waiting on its window: {violation.message}", *at)
 
     def dialed_traits_record(self, battle: Battle, resolution: Resolution) -> None:
         """`dialed_traits` is kept only while Ecaz, dialing its ally's forces under Occupy, is to choose
@@ -1048,3 +1112,36 @@ class BattleChecks(Checker):
                 self.add("decision-mismatch", f"'{key}' must be {expected!r}", "pending", key)
         if not tleilaxu.face_dancers:
             self.add("decision-mismatch", "the Tleilaxu hold no unrevealed Face Dancer", "pending", "type")
+
+    def face_dancer_window_decision(self) -> None:
+        """The Karama window on a Face Dancer reveal asks the first faction of the reveal's record, names
+        the revealed leader and the Karama cards the asked faction holds."""
+        current = self.battle_step_answered()
+        if current is None:
+            return
+        decision, _, resolution = current
+        record = resolution.face_dancer_reveal
+        if record is None:
+            return  # reported with the record
+        if not record.responders or decision.player != record.responders[0]:
+            self.add(
+                "wrong-decider",
+                "the window asks the first faction of face_dancer_reveal.responders",
+                "pending",
+                "player",
+            )
+        window = decision.as_(FaceDancerKaramaDecision)
+        if window.owner != FactionId.TLEILAXU:
+            self.add("wrong-owner", "the Face Dancer reveal is the Tleilaxu's", "pending", "owner")
+        if window.leader != record.leader:
+            self.add("decision-mismatch", "'leader' must be the Face Dancer the reveal names", "pending", "leader")
+        if list(window.eligible) != self.karama_cards_held(decision.player):
+            self.add(
+                "decision-mismatch", "'eligible' must be the Karama cards the decider holds", "pending", "eligible"
+            )
+
+
+def _face_dancer_step_to_come(resolution: Resolution) -> bool:
+    """The Face Dancer decision, or the Karama window on its reveal, is among the steps still to come."""
+    steps = resolution.steps
+    return DecisionType.FACE_DANCER_REVEAL in steps or DecisionType.FACE_DANCER_KARAMA in steps

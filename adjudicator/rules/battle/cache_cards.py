@@ -253,9 +253,9 @@ def answer_window(snapshot: Snapshot, action: Action, context: Context, trace: T
         summary = {"pre_battle_cards": {"passed": player}}
         if not window.responders:
             state.prelude_done(WINDOW)
-            if battle.pre_battle_cards_after is None:
-                if not window_closes_for_good(context.choice(TIMING_QUESTION)):
-                    plan_later_openings(state)
+            first_close = battle.pre_battle_cards_after is None
+            if first_close and not window_closes_for_good(context.choice(TIMING_QUESTION)):
+                plan_later_openings(state)
             return finish(snapshot, state, summary, trace, context)
         return _ask_next(state, _asked(state, window_order(window.responders)), summary, trace, context)
     card = str(action.fields["card"])

@@ -82,7 +82,7 @@ from adjudicator.rules.skills import (
     skills_on,
 )
 from adjudicator.rules.state import NextSnapshot, cleanup_order, in_cleanup_order
-from adjudicator.rules.tleilaxu import face_dancer_step, storm_side_reading
+from adjudicator.rules.tleilaxu import face_dancer_step, keep_own_leader_bounty, storm_side_reading
 
 TRAITOR_CHEAP_HERO_QUESTION = "traitor-winner-cheap-hero"
 SUK_OCCUPY_QUESTION = "suk-graduate-occupy-ally-forces"
@@ -354,6 +354,7 @@ def apply_resolution(
         for faction in (battle.aggressor, battle.defender):
             plan = battle.plans[faction]
             smuggler = smuggler_step(snapshot, state, faction, plan, territory, res.explosion, context) or smuggler
+    own_leader_paid = 0  # what the winner was paid for its own leader, which a Face Dancer may have been
     if res.result is BattleResult.DECIDED:
         assert res.winner is not None
         paid_for = killed
@@ -364,6 +365,8 @@ def apply_resolution(
         state.pay_from_bank(res.winner, amount, "battle.bounty", "leaders killed")
         if amount:
             paid[res.winner] = amount
+            own_leader = sides[res.winner].plan.leader
+            own_leader_paid = bounty([k for k in paid_for if k[0] == own_leader]) if own_leader else 0
 
     # forces (Harass and Withdraw first takes its side's undialed forces back to its reserves; when its
     # dial could be made up in more than one way, the side chooses, and its losses wait for the choice)
@@ -680,6 +683,7 @@ def apply_resolution(
     if face_dancer:
         state.schedule_step(DecisionType.FACE_DANCER_REVEAL.value)
         storm_side_reading(state, covered, context)
+        keep_own_leader_bounty(state, own_leader_paid)
         if retention is not None and captive is None:
             continuation_order(last)
     if retention is not None and last:

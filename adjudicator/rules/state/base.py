@@ -87,6 +87,7 @@ FOLLOW_UPS: Mapping[str, str] = MappingProxyType(
         DecisionType.MORITANI_RETENTION.value: DecisionType.RETENTION_KARAMA.value,
         DecisionType.RETENTION_KARAMA.value: DecisionType.MORITANI_RETENTION.value,
         DecisionType.RIHANI_DRAW_OFFER.value: DecisionType.RIHANI_EXCHANGE.value,
+        DecisionType.FACE_DANCER_REVEAL.value: DecisionType.FACE_DANCER_KARAMA.value,
     }
 )
 INTERRUPTS: tuple[str, ...] = (DecisionType.SEMUTA_OPPORTUNITY.value,)
