@@ -477,10 +477,11 @@ class ResolutionSchema(Schema):
         "the forces a side that lost with its Diplomat may still retreat, kept while its diplomat-retreat "
         "step is to come",
     )
-    retreat_ally_dialed = StrictBoolean(
+    occupy_partner = faction_field(
         metadata={
-            "description": "kept with retreat_left when the losing side was Ecaz dialing its ally's forces under "
-            "Occupy: none of Ecaz's own forces were dialed, so any of them may retreat (default false)"
+            "description": "the faction Ecaz's Occupy joined to a side when the battle was resolved (Ecaz beside "
+            "its fighting ally, or the ally whose forces Ecaz dialed), kept with every resolution of such a "
+            "battle: its cleanup steps read it here, whatever Occupy's losses took from the board"
         }
     )
     dialed_traits = Choice(

@@ -222,7 +222,7 @@ class Resolution(Record):
     withdrawing: str | None = None
     reinforcing: str | None = None
     retreat_left: int | None = None
-    retreat_ally_dialed: bool | None = None
+    occupy_partner: str | None = None
     dialed_traits: str | None = None
     suk_rescue: SukRescueRecord | None = None
     cyborg_losses: str | None = None
@@ -259,7 +259,7 @@ class Resolution(Record):
         "withdrawing",
         "reinforcing",
         "retreat_left",
-        "retreat_ally_dialed",
+        "occupy_partner",
         "dialed_traits",
         "suk_rescue",
         "cyborg_losses",

@@ -98,10 +98,8 @@ def _own_forces(snapshot: Snapshot, battle: Battle, faction: str) -> tuple[int, 
 
 
 def ally_dialed(snapshot: Snapshot, battle: Battle, faction: str) -> bool:
-    """Whether the side dialed its ally's forces (Ecaz under Occupy). Once the battle is resolved the
-    ally's forces are gone from the territory, so the resolution keeps it (`retreat_ally_dialed`)."""
-    if battle.resolution is not None:
-        return bool(battle.resolution.retreat_ally_dialed)
+    """Whether the side dialed its ally's forces (Ecaz under Occupy; once the battle is resolved and
+    the ally's forces are gone, as its resolution keeps the side Occupied)."""
     return dialed_forces_of(snapshot, battle, faction) != faction
 
 

@@ -36,11 +36,16 @@ from adjudicator.rules.battle.cache_cards import snapshot_playable
 from adjudicator.rules.battle.commands import ELEMENT_FIELDS, PRESCIENCE, VOICE, facing, voice_subjects
 from adjudicator.rules.battle.karama_window import listed_under
 from adjudicator.rules.battle.mentat_question import askers as mentat_askers
-from adjudicator.rules.battle.occupy import ecaz_presence
 from adjudicator.rules.battle.order import aggressor_of, battles_to_fight
 from adjudicator.rules.battle.plan_decision import face_up_reading, kept_face_up
 from adjudicator.rules.battle.plan_decision import limits as plan_limits
-from adjudicator.rules.battle.plans import dialed_forces_of, face_up_leaders
+from adjudicator.rules.battle.plans import (
+    ECAZ,
+    dialed_forces_of,
+    ecaz_presence,
+    face_up_leaders,
+    occupy_partner_on_board,
+)
 from adjudicator.rules.battle.preconditions import STORM_QUESTION
 from adjudicator.rules.battle.sectors import battle_sectors as covered_sectors
 from adjudicator.rules.battle.sectors import combatant_sectors, contested_sides, sector_groups
@@ -204,6 +209,7 @@ class BattleChecks(Checker):
             self.face_dancer_reading_record(resolution)
             self.own_leader_bounty_record(resolution)
             self.face_dancer_reveal_record(battle, resolution)
+            self.occupy_partner_record(battle, resolution)
             self.dialed_traits_record(battle, resolution)
             self.cyborg_losses_record(resolution)
             self.retreat_left_record(battle, resolution)
@@ -924,6 +930,33 @@ class BattleChecks(Checker):
             at = (*where, *tokens[1:]) if tokens[0] == "action" else tuple(tokens[1:])
             self.add("decision-mismatch", f"the reveal waiting on its window: {violation.message}", *at)
 
+    def occupy_partner_record(self, battle: Battle, resolution: Resolution) -> None:
+        """`occupy_partner` names the faction Occupy joined to a side when the battle was resolved: Ecaz
+        beside its fighting ally, or that ally beside Ecaz fighting, Occupy standing. Every resolution of
+        such a battle keeps it; the board cannot stand in for it (Occupy's losses may have taken Ecaz's
+        last forces away), but while both of the pair still stand in the battle's sectors it must be there."""
+        where = ("battle", "resolution", "occupy_partner")
+        partner = resolution.occupy_partner
+        if partner is None:
+            if any(occupy_partner_on_board(self.s, battle, side) for side in (battle.aggressor, battle.defender)):
+                self.add(
+                    "record-out-of-step",
+                    "Ecaz and its ally both stand in the battle's sectors under Occupy: the resolution keeps"
+                    " occupy_partner",
+                    *where,
+                )
+            return
+        ecaz = self.s.factions.get(ECAZ)
+        ally = None if ecaz is None else ecaz.ally
+        fighter = ally if partner == ECAZ else ECAZ
+        combatants = (battle.aggressor, battle.defender)
+        if ally is None or partner not in (ECAZ, ally) or fighter not in combatants or partner in combatants:
+            self.add(
+                "decision-mismatch", "occupy_partner is Ecaz or its ally, beside the other of the two fighting", *where
+            )
+        elif battle.cancelled(BattlePower.ECAZ_OCCUPY.value, ECAZ):
+            self.add("record-out-of-step", "a Karama cancelled Occupy in this battle: no side was Occupied", *where)
+
     def dialed_traits_record(self, battle: Battle, resolution: Resolution) -> None:
         """`dialed_traits` is kept only while Ecaz, dialing its ally's forces under Occupy, is to choose
         them: the winner's battle-casualties step, or the harass-withdrawal step of the side recorded as
@@ -974,16 +1007,6 @@ class BattleChecks(Checker):
                 "record-out-of-step", "retreat_left is kept exactly while the diplomat-retreat step remains", *where
             )
             return
-        if resolution.retreat_ally_dialed and (
-            resolution.retreat_left is None or resolution.loser != FactionId.ECAZ.value
-        ):
-            self.add(
-                "record-out-of-step",
-                "retreat_ally_dialed is kept only with retreat_left, for Ecaz losing beside its ally",
-                "battle",
-                "resolution",
-                "retreat_ally_dialed",
-            )
         if resolution.retreat_left is None:
             return
         plan = battle.plans.get(resolution.loser or "")

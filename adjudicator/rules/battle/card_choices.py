@@ -29,7 +29,7 @@ from adjudicator.rules.battle.card_effects import (
     withdraw_chosen,
     withdraw_occupying_ecaz,
 )
-from adjudicator.rules.battle.occupy import ECAZ, occupy_partner, occupy_side_loses, occupy_winner_losses
+from adjudicator.rules.battle.occupy import occupy_side_loses, occupy_winner_losses
 from adjudicator.rules.battle.outcome import (
     casualty_traits,
     explosion_destroys,
@@ -37,7 +37,7 @@ from adjudicator.rules.battle.outcome import (
     loser_loses_everything,
     withdrawal_options,
 )
-from adjudicator.rules.battle.plans import dialed_forces_of
+from adjudicator.rules.battle.plans import ECAZ, dialed_forces_of, occupy_partner
 from adjudicator.rules.battle.sectors import battle_sectors, loser_loss_sectors
 from adjudicator.rules.ixians import suboid_swap_offered
 from adjudicator.rules.state import NextSnapshot, finish

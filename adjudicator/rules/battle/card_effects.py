@@ -15,13 +15,15 @@ from adjudicator.core.rulebook import RuleModule
 from adjudicator.core.snapshot import Battle, ForceCount, Plan, Snapshot, halves_to_number
 from adjudicator.core.tracing import rule
 from adjudicator.core.vocabulary import BattleResult, FactionId
-from adjudicator.rules.battle.occupy import ECAZ, ROUNDING_QUESTION, occupy_added, occupy_partner
+from adjudicator.rules.battle.occupy import ROUNDING_QUESTION, occupy_added
 from adjudicator.rules.battle.plan_cards import REINFORCEMENTS_COST, plan_slot_of, stone_burner_player
 from adjudicator.rules.battle.plans import (
+    ECAZ,
     TRAITS_QUESTION,
     dialed_forces,
     dialed_forces_of,
     forces_in,
+    occupy_partner,
     strength_halves,
 )
 from adjudicator.rules.cards import HARASS_AND_WITHDRAW, MIRROR_WEAPON, REINFORCEMENTS, STONE_BURNER

@@ -5,6 +5,9 @@ dials them: `plans.dialed_forces_of`); the part of Ecaz's forces that Occupy add
 that dial in the side's total, free of support spice. The fighting faction's plan gives the leader,
 cards and support spice. Occupy is a power a Karama may cancel before the plans (`ecaz-occupy`):
 whichever of the two fights then fights with its own forces only, and the other's forces take no part.
+Whether a side is Occupied, and by whom, is read from the board until the battle resolves and is then
+kept on its resolution (`plans.occupy_partner`), so Occupy's own losses change nothing a cleanup step
+reads of it.
 
 Which of the two fights is Ecaz's choice, whoever chose the battle: the battle's first step before
 the plans (`occupy-fighter`) asks Ecaz, and the faction it names takes the pair's side. The aggressor
@@ -23,31 +26,25 @@ from adjudicator.core.rulebook import DecisionKind, RuleModule
 from adjudicator.core.rulings import answers, ruled
 from adjudicator.core.snapshot import Battle, Decision, Snapshot
 from adjudicator.core.tracing import Trace, rule
-from adjudicator.core.vocabulary import ActionType, BattlePower, DecisionType, FactionId
+from adjudicator.core.vocabulary import ActionType, DecisionType
 from adjudicator.rules.battle.aggressors import aggressor_rank
-from adjudicator.rules.battle.plans import ALLY_TRAITS, ORDINARY_FORCES, TRAITS_QUESTION, forces_in
+from adjudicator.rules.battle.plans import (
+    ALLY_TRAITS,
+    ECAZ,
+    ORDINARY_FORCES,
+    TRAITS_QUESTION,
+    ecaz_presence,
+    forces_in,
+    occupy_partner,
+)
 from adjudicator.rules.battle.sectors import battle_sectors
 from adjudicator.rules.state import NextSnapshot, finish
 
-ECAZ = FactionId.ECAZ.value
 FIGHTER_STEP = DecisionType.OCCUPY_FIGHTER.value
 AGGRESSOR_QUESTION = "occupy-fighter-aggressor"
 ROUNDING_QUESTION = "occupy-rounding"
 TRAITOR_WIN_QUESTION = "occupy-traitor-win"
 QuoteLine = tuple[int, dict[str, Any]]  # half-points, and the line as the answer shows it
-
-
-def ecaz_presence(snapshot: Snapshot, battle: Battle) -> tuple[str, str] | None:
-    """(Ecaz, its ally) when both have forces in the battle's sectors and one of them fights."""
-    ecaz = snapshot.factions.get(ECAZ)
-    if ecaz is None or ecaz.ally is None:
-        return None
-    pair = (ECAZ, ecaz.ally)
-    if not {battle.aggressor, battle.defender} & set(pair):
-        return None
-    if all(forces_in(snapshot, f, battle.territory).total for f in pair):
-        return pair
-    return None
 
 
 @rule("ecaz.occupy.fighter")
@@ -101,30 +98,6 @@ def choose_fighter(snapshot: Snapshot, action: Action, context: Context, trace: 
     state.prelude_done(FIGHTER_STEP)
     summary = {"occupy_fighter": {"fighter": fighter, "aggressor": aggressor, "defender": defender}}
     return finish(snapshot, state, summary, trace, context)
-
-
-@rule("battle.karama.ecaz-occupy")
-def occupy_cancelled() -> None:
-    pass
-
-
-def occupy_stands(battle: Battle) -> bool:
-    """False once a Karama cancelled Occupy in this battle (each side then fights with its own forces)."""
-    if battle.cancelled(BattlePower.ECAZ_OCCUPY.value, ECAZ):
-        occupy_cancelled()
-        return False
-    return True
-
-
-def occupy_partner(snapshot: Snapshot, battle: Battle, side: str) -> str | None:
-    """The other faction of Ecaz's alliance (Ecaz, or its ally when Ecaz fights), when Occupy joins
-    the two on the fighting `side` in this battle."""
-    pair = ecaz_presence(snapshot, battle)
-    if pair is None or side not in pair:
-        return None
-    if not occupy_stands(battle):
-        return None
-    return pair[1] if side == ECAZ else ECAZ
 
 
 @rule("ecaz.occupy.added-forces")

@@ -35,12 +35,20 @@ from adjudicator.rules.battle.card_effects import (
     withdraws_ally_forces,
 )
 from adjudicator.rules.battle.choam_share import CHOAM, SupportPayment, choam_portions, choam_share_in_play
-from adjudicator.rules.battle.occupy import ECAZ, occupy_partner, occupy_side_loses, occupy_winner_losses
-from adjudicator.rules.battle.plans import ALLY_TRAITS, TRAITS_QUESTION, dialed_forces, dialed_forces_of, forces_in
+from adjudicator.rules.battle.occupy import occupy_side_loses, occupy_winner_losses
+from adjudicator.rules.battle.plans import (
+    ALLY_TRAITS,
+    ECAZ,
+    TRAITS_QUESTION,
+    dialed_forces,
+    dialed_forces_of,
+    forces_in,
+    occupy_partner,
+)
 from adjudicator.rules.battle.resolution import Resolution, Side, _leader_strength, _survives
 from adjudicator.rules.battle.sectors import battle_sectors, loser_loss_sectors
 from adjudicator.rules.cards import REINFORCEMENTS, can_retain_battle_card
-from adjudicator.rules.diplomat_retreat import ally_dialed, retreat_offer
+from adjudicator.rules.diplomat_retreat import retreat_offer
 from adjudicator.rules.ecaz import ambassadors_return_to_ecaz
 from adjudicator.rules.ghola import CAPTURE_QUESTION as GHOLA_CAPTURE_QUESTION
 from adjudicator.rules.ghola import DEATH_QUESTION as GHOLA_DEATH_QUESTION
@@ -668,7 +676,7 @@ def apply_resolution(
         withdrawing=withdrawing,
         reinforcing=reinforcing,
         retreat_left=retreat_left,
-        retreat_ally_dialed=bool(retreat_left) and res.loser is not None and ally_dialed(snapshot, battle, res.loser),
+        occupy_partner=occupied_side_partner(snapshot, battle),
         suk_rescue=suk_rescue,
         smuggler=smuggler,
     )
@@ -689,6 +697,16 @@ def apply_resolution(
     if retention is not None and last:
         state.schedule_step(opening_step(retention), cleanup_order(retention_last=True))
     return summary, state
+
+
+def occupied_side_partner(snapshot: Snapshot, battle: Battle) -> str | None:
+    """The faction Occupy joined to a side of this battle, as the board showed it when the battle was
+    resolved: every cleanup step reads it from the resolution, Occupy's losses having been applied."""
+    for side in (battle.aggressor, battle.defender):
+        partner = occupy_partner(snapshot, battle, side)
+        if partner is not None:
+            return partner
+    return None
 
 
 KH_BYSTANDER_QUESTION = "kwisatz-haderach-bystander-losses"

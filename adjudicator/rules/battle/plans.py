@@ -94,19 +94,75 @@ def forces_in(snapshot: Snapshot, faction: str, territory: str) -> Forces:
     return found
 
 
+ECAZ = FactionId.ECAZ.value
+
+
+def ecaz_presence(snapshot: Snapshot, battle: Battle) -> tuple[str, str] | None:
+    """(Ecaz, its ally) when both have forces in the battle's sectors and one of them fights."""
+    ecaz = snapshot.factions.get(ECAZ)
+    if ecaz is None or ecaz.ally is None or ecaz.ally not in snapshot.factions:
+        return None
+    pair = (ECAZ, ecaz.ally)
+    if not {battle.aggressor, battle.defender} & set(pair):
+        return None
+    if all(forces_in(snapshot, f, battle.territory).total for f in pair):
+        return pair
+    return None
+
+
+def occupy_partner(snapshot: Snapshot, battle: Battle, side: str) -> str | None:
+    """The other faction of Ecaz's alliance (Ecaz, or its ally when Ecaz fights), when Occupy joins the
+    two on the fighting `side` in this battle. Read from the board until the battle is resolved, then
+    as its resolution keeps it (`occupy_partner`): Occupy's own losses may have taken Ecaz's last forces
+    there before a cleanup step asks."""
+    if battle.resolution is not None:
+        return kept_occupy_partner(snapshot, battle.resolution.occupy_partner, side)
+    return occupy_partner_on_board(snapshot, battle, side)
+
+
+def occupy_partner_on_board(snapshot: Snapshot, battle: Battle, side: str) -> str | None:
+    """`occupy_partner` as the board shows it: both of the pair in the battle's sectors, Occupy standing."""
+    pair = ecaz_presence(snapshot, battle)
+    if pair is None or side not in pair or not occupy_stands(battle):
+        return None
+    partner = pair[1] if side == ECAZ else ECAZ
+    return None if partner in (battle.aggressor, battle.defender) else partner
+
+
+def kept_occupy_partner(snapshot: Snapshot, partner: str | None, side: str) -> str | None:
+    """The partner the resolution keeps, for the one of Ecaz's alliance that fought beside it."""
+    ecaz = snapshot.factions.get(ECAZ)
+    if partner is None or ecaz is None:
+        return None
+    fighter = ecaz.ally if partner == ECAZ else ECAZ
+    return occupied_side_kept(partner) if side == fighter else None
+
+
+@rule("ecaz.occupy.side-kept")
+def occupied_side_kept(partner: str) -> str:
+    return partner
+
+
+@rule("battle.karama.ecaz-occupy")
+def occupy_cancelled() -> None:
+    pass
+
+
+def occupy_stands(battle: Battle) -> bool:
+    """False once a Karama cancelled Occupy in this battle (each side then fights with its own forces)."""
+    if battle.cancelled(BattlePower.ECAZ_OCCUPY.value, ECAZ):
+        occupy_cancelled()
+        return False
+    return True
+
+
 def dialed_forces_of(snapshot: Snapshot, battle: Battle, faction: str) -> str:
     """Whose forces this side's plan dials: its own, or its ally's when Ecaz fights beside them under
-    Occupy (both have forces in the battle's sectors and no Karama cancelled Occupy)."""
-    if faction != FactionId.ECAZ:
+    Occupy (`occupy_partner`)."""
+    if faction != ECAZ:
         return faction
-    ally = snapshot.factions[faction].ally
-    if ally is None or ally not in snapshot.factions or ally in (battle.aggressor, battle.defender):
-        return faction
-    if battle.cancelled(BattlePower.ECAZ_OCCUPY.value, faction):
-        return faction
-    if not (forces_in(snapshot, faction, battle.territory).total and forces_in(snapshot, ally, battle.territory).total):
-        return faction
-    return ecaz_dials_ally_forces(ally)
+    partner = occupy_partner(snapshot, battle, faction)
+    return faction if partner is None else ecaz_dials_ally_forces(partner)
 
 
 @rule("ecaz.occupy.ecaz-fights-dial")

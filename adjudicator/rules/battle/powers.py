@@ -14,8 +14,7 @@ from __future__ import annotations
 from adjudicator.core.snapshot import Battle, Snapshot
 from adjudicator.core.vocabulary import BattlePower, FactionId, LeaderStatus
 from adjudicator.rules.battle.choam_share import choam_share_in_play
-from adjudicator.rules.battle.occupy import ecaz_presence
-from adjudicator.rules.battle.plans import dialed_forces
+from adjudicator.rules.battle.plans import dialed_forces, ecaz_presence
 
 __all__ = ["BattlePower", "powers_in_battle"]
 

@@ -26,7 +26,6 @@ def _losses_follow(snapshot: Snapshot, state: NextSnapshot, faction: str, contex
     territory = snapshot.battle.territory
     loser_loses_everything(state, faction, territory, loser_loss_sectors(snapshot, faction, context))
     state.clear_resolution("retreat_left")
-    state.clear_resolution("retreat_ally_dialed")
     state.step_done()
 
 

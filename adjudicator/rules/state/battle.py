@@ -52,7 +52,7 @@ class BattleCardsState(WorkingCopy):
         withdrawing: str | None = None,
         reinforcing: str | None = None,
         retreat_left: int = 0,
-        retreat_ally_dialed: bool = False,
+        occupy_partner: str | None = None,
         suk_rescue: SukRescueRecord | None = None,
         smuggler: SmugglerRecord | None = None,
     ) -> None:
@@ -83,8 +83,8 @@ class BattleCardsState(WorkingCopy):
             resolution["reinforcing"] = reinforcing
         if retreat_left:
             resolution["retreat_left"] = retreat_left
-        if retreat_left and retreat_ally_dialed:
-            resolution["retreat_ally_dialed"] = True
+        if occupy_partner is not None:  # the side stays Occupied whatever Occupy's losses take away
+            resolution["occupy_partner"] = occupy_partner
         if suk_rescue is not None:
             resolution["suk_rescue"] = suk_rescue.to_wire()
         if smuggler is not None:
