@@ -27,6 +27,8 @@ from adjudicator.core.vocabulary import (
     Phase,
     RulingStatus,
 )
+from adjudicator.rules.battle.prescience import ASK_READINGS
+from adjudicator.rules.battle.voice import VOICE_READINGS
 
 from .extensions import Schema
 from .fields import BoundedInteger, Choice, Pattern, StrictBoolean, StrictInteger, StrictNumber
@@ -564,10 +566,10 @@ class VoiceSchema(Schema):
     readings = fields.Dict(
         keys=id_field("a question id"),
         values=id_field("the choice recorded"),
-        validate=PropertyCount(0, 4),
+        validate=PropertyCount(0, len(VOICE_READINGS)),
         metadata={
             "description": "the question readings the command was spoken under that change how it binds",
-            "maxProperties": 4,
+            "maxProperties": len(VOICE_READINGS),
         },
     )
 
@@ -596,10 +598,10 @@ class PrescienceSchema(Schema):
     readings = fields.Dict(
         keys=id_field("a question id"),
         values=id_field("the choice recorded"),
-        validate=PropertyCount(0, 4),
+        validate=PropertyCount(0, len(ASK_READINGS)),
         metadata={
             "description": "the question readings it was asked under that change what it discloses",
-            "maxProperties": 4,
+            "maxProperties": len(ASK_READINGS),
         },
     )
     earlier = fields.Nested(
