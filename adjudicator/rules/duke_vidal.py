@@ -75,16 +75,20 @@ def involves_ecaz(opponent: str) -> bool:
     return opponent == ECAZ
 
 
+HMS_QUESTION = "duke-hms-stronghold"
+HMS_EXCLUDED = "hms-excluded"
+
+
 @rule("duke-vidal.acquisition.hms")
-def hms_counts() -> bool:
-    return True
+def hms_counts(choice: str) -> bool:
+    return choice != HMS_EXCLUDED
 
 
-def _is_stronghold(territory: str) -> bool:
+def _is_stronghold(territory: str, interpretations: Mapping[str, str]) -> bool:
     place = catalog().territories.get(territory)
     if place is None or place.type is not TerritoryType.STRONGHOLD:
         return False
-    return hms_counts() if territory == HMS else True
+    return hms_counts(choice_of(interpretations, HMS_QUESTION)) if territory == HMS else True
 
 
 def prospective_battles(snapshot: Snapshot, interpretations: Any) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
@@ -101,7 +105,7 @@ def prospective_battles(snapshot: Snapshot, interpretations: Any) -> tuple[list[
             shared = reason is None and ECAZ in present and snapshot.factions[ECAZ].ally == opponent
             if shared and ally_battle_involves_ecaz(interpretations[CO_OCCUPIED_QUESTION]):
                 reason = "ecaz-co-occupied"
-            if reason is None and not _is_stronghold(territory):
+            if reason is None and not _is_stronghold(territory, interpretations):
                 reason = "not-a-stronghold"
             entry = {"territory": territory, "factions": [MORITANI, opponent]}
             if reason is None:
@@ -463,7 +467,7 @@ DECLARED = RuleModule(
         DecisionType.DUKE_VIDAL_KARAMA.value: DecisionKind(karama_options, self_contained=True),
     },
     implements={
-        "duke-hms-stronghold": ("hms-counts",),
+        HMS_QUESTION: ("hms-counts", HMS_EXCLUDED),
         CUSTODY_QUESTION: ("any-controller", "ecaz-exclusions"),
         CO_OCCUPIED_QUESTION: ("participation-excludes", "fighter-only"),
     },
